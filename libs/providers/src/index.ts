@@ -1,0 +1,33 @@
+export type { JsonSchema, JsonValue } from './types/json-schema';
+export type {
+  ChatMessage,
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  ToolCall,
+  TextPart,
+  ImagePart,
+  UserContentPart,
+} from './types/messages';
+export type {
+  ChatCompletionOptions,
+  ModelParams,
+  ResponseFormat,
+  ToolDefinition,
+  ToolChoice,
+} from './types/options';
+export type {
+  ChatCompletionResult,
+  ChatStreamPart,
+  ChatWarning,
+  FinishReason,
+  JsonValidation,
+  ProviderName,
+  SchemaLoweringReport,
+  Usage,
+} from './types/result';
+export type { SchemaChange, SchemaChangeAction, SchemaTarget, LoweredSchema } from './schema/schema-change';
+export type { ValidationIssue } from './schema/validate-json';
+export { ProviderError, isRetryableStatus } from './errors/provider-error';
+export { defaultRetryPolicy, type RetryPolicy } from './retry/retry-policy';

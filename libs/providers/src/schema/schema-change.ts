@@ -1,0 +1,38 @@
+import type { JsonSchema } from '../types/json-schema';
+
+/** The dialects a caller's JSON Schema is lowered to. */
+export type SchemaTarget = 'openai-strict' | 'anthropic' | 'gemini';
+
+export type SchemaChangeAction =
+  /** An unsupported keyword's constraint was written into `description`; it is only checked afterwards. */
+  | 'moved-to-description'
+  /** An optional property became required and nullable (OpenAI strict); nulls are removed again on output. */
+  | 'made-required-nullable'
+  /** A `$ref` was replaced by the schema it points to. */
+  | 'ref-inlined'
+  /** `oneOf`, a type array, `const` or similar was rewritten into what the target accepts. */
+  | 'union-rewritten'
+  /** A keyword was removed with no effect on what is enforced afterwards (e.g. `$schema`). */
+  | 'dropped'
+  /** A keyword the target requires was added (e.g. `additionalProperties:false`). */
+  | 'added';
+
+/** One entry of the change report: where, which keyword, what happened. */
+export interface SchemaChange {
+  /** JSON pointer into the caller's original schema, e.g. `/properties/tags/items`. */
+  pointer: string;
+  keyword: string;
+  action: SchemaChangeAction;
+  detail: string;
+}
+
+export interface LoweredSchema {
+  target: SchemaTarget;
+  schema: JsonSchema;
+  changes: SchemaChange[];
+  /**
+   * Maps a value produced under the lowered schema back to the caller's shape
+   * (e.g. drops the `null`s OpenAI strict had to emit for optional properties). Never mutates its input.
+   */
+  restore(value: unknown): unknown;
+}
