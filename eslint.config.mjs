@@ -36,6 +36,11 @@ export default [
     },
   },
   {
+    // Build tooling config, not project code: it may read the workspace's shared test setup.
+    files: ['**/vitest.config.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+  {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
