@@ -31,3 +31,12 @@ export type { SchemaChange, SchemaChangeAction, SchemaTarget, LoweredSchema } fr
 export type { ValidationIssue } from './schema/validate-json';
 export { ProviderError, isRetryableStatus } from './errors/provider-error';
 export { defaultRetryPolicy, type RetryPolicy } from './retry/retry-policy';
+export { executeChatCompletion } from './execute-chat-completion';
+export type { SupportedClient } from './core/resolve-adapter';
+export type { OpenAIChatClient } from './openai/openai-adapter';
+export type { AnthropicMessagesClient } from './anthropic/anthropic-adapter';
+export type { GeminiModelClient } from './gemini/gemini-adapter';
+export { lowerJsonSchema } from './schema/lower-json-schema';
+export { SchemaLoweringError } from './schema/schema-lowering-error';
+export { targetKeywords } from './schema/target-keywords';
+export { validateJson } from './schema/validate-json';

@@ -1,0 +1,21 @@
+import type { Role } from './roles';
+import { scopes, type Scope } from './scopes';
+
+const ownDataScopes = ['sessions:read', 'sessions:write', 'messages:read', 'messages:write'] as const satisfies readonly Scope[];
+
+/**
+ * Roles → scopes, as data: the API guard and the console read the same table.
+ * A portal gets the same own-data scopes as a user because it only ever acts *as* an end user
+ * (see `resolveEffectiveUserId`); the viewer is read-only across users and cannot touch keys or audit.
+ */
+export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
+  user: ownDataScopes,
+  portal: ownDataScopes,
+  viewer: ['sessions:read-any', 'messages:read-any', 'users:read'],
+  admin: scopes,
+});
+
+/** True when the role's row of `roleScopes` contains the scope (no resource involved). */
+export function roleHasScope(role: Role, scope: Scope): boolean {
+  return roleScopes[role].includes(scope);
+}

@@ -1,0 +1,39 @@
+/**
+ * Every permission, as `"resource:action"` literals. Scopes ending in `-any` (and the
+ * administrative resources) reach every user's data; the others reach only the effective user's own.
+ */
+export const scopes = [
+  'sessions:read',
+  'sessions:write',
+  'messages:read',
+  'messages:write',
+  'sessions:read-any',
+  'messages:read-any',
+  'users:read',
+  'api-keys:read',
+  'api-keys:write',
+  'audit:read',
+] as const;
+
+/** One permission, e.g. `sessions:read`. */
+export type Scope = (typeof scopes)[number];
+
+/**
+ * How far a scope reaches when checked against a resource: `own` needs the effective user to
+ * own it, `any` is granted on every resource once the role holds the scope.
+ */
+export type ScopeReach = 'own' | 'any';
+
+/** The reach of each scope; a `Record` so adding a scope without deciding its reach does not compile. */
+export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
+  'sessions:read': 'own',
+  'sessions:write': 'own',
+  'messages:read': 'own',
+  'messages:write': 'own',
+  'sessions:read-any': 'any',
+  'messages:read-any': 'any',
+  'users:read': 'any',
+  'api-keys:read': 'any',
+  'api-keys:write': 'any',
+  'audit:read': 'any',
+};

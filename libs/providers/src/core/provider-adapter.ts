@@ -1,0 +1,49 @@
+import type { ProviderError } from '../errors/provider-error';
+import type { OutputMode } from '../response-format/normalize-response-format';
+import type { LoweredSchema } from '../schema/schema-change';
+import type { ToolCall } from '../types/messages';
+import type { ChatCompletionOptions } from '../types/options';
+import type { ChatWarning, FinishReason, ProviderName, SchemaLoweringReport, Usage } from '../types/result';
+
+/** A provider-native request, ready to send, and what was decided while building it. */
+export interface PreparedCall {
+  body: Record<string, unknown>;
+  warnings: ChatWarning[];
+  outputMode: OutputMode;
+  /** Present when the caller's schema was lowered; its `restore` maps the output back. */
+  lowered?: LoweredSchema;
+  schemaLowering?: SchemaLoweringReport;
+}
+
+/** A provider's complete answer, already normalized. */
+export interface CompletionPayload {
+  model: string;
+  text: string;
+  toolCalls: ToolCall[];
+  rawFinishReason: string | null;
+  finishReason: FinishReason;
+  usage: Usage;
+  response: unknown;
+}
+
+/** What a provider's stream decoder yields; the shared stream runner assembles the rest. */
+export type StreamDelta =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; rawFinishReason: string | null; finishReason: FinishReason }
+  | { type: 'model'; model: string }
+  | { type: 'raw'; chunk: unknown };
+
+/** One provider's request building, calling, decoding and error mapping. */
+export interface ProviderAdapter {
+  readonly provider: ProviderName;
+  prepare(options: ChatCompletionOptions): PreparedCall;
+  complete(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<CompletionPayload>;
+  /** Opens the stream; resolves once the provider accepted the request (HTTP status known). */
+  openStream(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<AsyncIterable<StreamDelta>>;
+  toProviderError(error: unknown): ProviderError;
+}
+
+export const emptyUsage: Usage = { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cachedInputTokens: 0 };

@@ -1,0 +1,98 @@
+import { defaultRetryPolicy } from '../retry/retry-policy';
+import { withRetry } from '../retry/with-retry';
+import type { ToolCall } from '../types/messages';
+import type { ChatCompletionOptions } from '../types/options';
+import type { ChatStreamPart, FinishReason, Usage } from '../types/result';
+import { buildResult } from './complete';
+import { emptyUsage, type PreparedCall, type ProviderAdapter, type StreamDelta } from './provider-adapter';
+
+interface OpenedStream {
+  iterator: AsyncIterator<StreamDelta>;
+  first: IteratorResult<StreamDelta>;
+}
+
+/**
+ * Opening the stream and reading its first chunk are retried; after that nothing is, because the
+ * caller has already seen output that a second attempt would contradict.
+ */
+async function openWithRetry(adapter: ProviderAdapter, prepared: PreparedCall, options: ChatCompletionOptions) {
+  return withRetry<OpenedStream>(
+    async () => {
+      const iterator = (await adapter.openStream(prepared, options.signal))[Symbol.asyncIterator]();
+      return { iterator, first: await iterator.next() };
+    },
+    { policy: { ...defaultRetryPolicy, ...options.retry }, signal: options.signal, toProviderError: adapter.toProviderError },
+  );
+}
+
+/** Streams typed parts: warnings first, then text and tool-call deltas, the finished tool calls, usage and finish. */
+export async function* stream(
+  adapter: ProviderAdapter,
+  prepared: PreparedCall,
+  options: ChatCompletionOptions,
+): AsyncIterable<ChatStreamPart> {
+  yield {
+    type: 'warnings',
+    warnings: prepared.warnings,
+    request: prepared.body,
+    ...(prepared.schemaLowering && { schemaLowering: prepared.schemaLowering }),
+  };
+  const { value: opened, attempts } = await openWithRetry(adapter, prepared, options);
+
+  let text = '';
+  let model = String(prepared.body['model'] ?? '');
+  let usage: Usage = emptyUsage;
+  let rawFinishReason: string | null = null;
+  let finishReason: FinishReason = 'other';
+  const toolCalls = new Map<number, ToolCall>();
+  const chunks: unknown[] = [];
+
+  try {
+    for (let next = opened.first; !next.done; next = await opened.iterator.next()) {
+      const delta = next.value;
+      switch (delta.type) {
+        case 'raw':
+          chunks.push(delta.chunk);
+          break;
+        case 'model':
+          model = delta.model;
+          break;
+        case 'text-delta':
+          text += delta.text;
+          yield delta;
+          break;
+        case 'tool-call-start':
+          toolCalls.set(delta.index, { id: delta.id, name: delta.name, arguments: '' });
+          yield delta;
+          break;
+        case 'tool-call-delta': {
+          const call = toolCalls.get(delta.index);
+          if (!call) break;
+          call.arguments += delta.argumentsDelta;
+          yield { type: 'tool-call-delta', index: delta.index, id: call.id, argumentsDelta: delta.argumentsDelta };
+          break;
+        }
+        case 'usage':
+          usage = delta.usage;
+          break;
+        case 'finish':
+          rawFinishReason = delta.rawFinishReason;
+          finishReason = delta.finishReason;
+          break;
+      }
+    }
+  } catch (error) {
+    throw adapter.toProviderError(error);
+  }
+
+  const orderedCalls = [...toolCalls.entries()].sort(([left], [right]) => left - right);
+  for (const [index, toolCall] of orderedCalls) yield { type: 'tool-call', index, toolCall };
+  yield { type: 'usage', usage };
+  const result = buildResult(
+    adapter,
+    prepared,
+    { model, text, toolCalls: orderedCalls.map(([, call]) => call), rawFinishReason, finishReason, usage, response: chunks },
+    attempts,
+  );
+  yield { type: 'finish', result };
+}

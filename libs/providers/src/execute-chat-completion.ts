@@ -1,0 +1,38 @@
+import { complete } from './core/complete';
+import { resolveAdapter, type SupportedClient } from './core/resolve-adapter';
+import { stream } from './core/stream';
+import type { ChatCompletionOptions } from './types/options';
+import type { ChatCompletionResult, ChatStreamPart } from './types/result';
+
+/**
+ * One chat call over the official OpenAI, Anthropic or Gemini client (dispatched by client type).
+ *
+ * Builds the provider-native request (system role, tools, structured output lowered to what the
+ * provider accepts), calls with the single retry policy (the SDK's own retries are off), and
+ * normalizes text, tool calls, finish reason and usage. JSON answers are validated against the
+ * caller's original schema.
+ *
+ * With `stream: true` it returns an async iterable of typed parts (warnings first, finish last);
+ * otherwise a promise of the result. An unrecognized client throws a `TypeError` at once; provider
+ * failures reject (or throw from the iterator) as `ProviderError`.
+ */
+export function executeChatCompletion(
+  client: SupportedClient,
+  options: ChatCompletionOptions & { stream: true },
+): AsyncIterable<ChatStreamPart>;
+export function executeChatCompletion(
+  client: SupportedClient,
+  options: ChatCompletionOptions & { stream?: false },
+): Promise<ChatCompletionResult>;
+export function executeChatCompletion(
+  client: SupportedClient,
+  options: ChatCompletionOptions,
+): Promise<ChatCompletionResult> | AsyncIterable<ChatStreamPart>;
+export function executeChatCompletion(
+  client: SupportedClient,
+  options: ChatCompletionOptions,
+): Promise<ChatCompletionResult> | AsyncIterable<ChatStreamPart> {
+  const adapter = resolveAdapter(client);
+  const prepared = adapter.prepare(options);
+  return options.stream ? stream(adapter, prepared, options) : complete(adapter, prepared, options);
+}

@@ -1,0 +1,30 @@
+import type { EnhancedGenerateContentResponse } from '@google/generative-ai';
+import type { StreamDelta } from '../core/provider-adapter';
+import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { mapGeminiUsage } from './map-gemini-usage';
+import { readGeminiResponse } from './read-gemini-response';
+
+/** Gemini streams whole function calls (no argument fragments) and full usage only in the last chunk. */
+export async function* decodeGeminiStream(chunks: AsyncIterable<EnhancedGenerateContentResponse>): AsyncIterable<StreamDelta> {
+  let finishReason: string | null = null;
+  let toolCallCount = 0;
+  let modelSent = false;
+  for await (const chunk of chunks) {
+    yield { type: 'raw', chunk };
+    const modelVersion = (chunk as { modelVersion?: string }).modelVersion;
+    if (!modelSent && modelVersion) {
+      modelSent = true;
+      yield { type: 'model', model: modelVersion };
+    }
+    const parts = readGeminiResponse(chunk, toolCallCount);
+    if (parts.text) yield { type: 'text-delta', text: parts.text };
+    for (const call of parts.toolCalls) {
+      const index = toolCallCount++;
+      yield { type: 'tool-call-start', index, id: call.id, name: call.name };
+      yield { type: 'tool-call-delta', index, argumentsDelta: call.arguments };
+    }
+    if (parts.finishReason) finishReason = parts.finishReason;
+    if (chunk.usageMetadata) yield { type: 'usage', usage: mapGeminiUsage(chunk.usageMetadata) };
+  }
+  yield { type: 'finish', rawFinishReason: finishReason, finishReason: mapGeminiFinishReason(finishReason, toolCallCount > 0) };
+}

@@ -1,0 +1,126 @@
+import type { GenerateContentRequest, GenerativeModel, Tool, ToolConfig } from '@google/generative-ai';
+import { FunctionCallingMode } from '@google/generative-ai';
+import { resolveCallSettings } from '../core/call-settings';
+import type { CompletionPayload, PreparedCall, ProviderAdapter, StreamDelta } from '../core/provider-adapter';
+import { normalizeResponseFormat } from '../response-format/normalize-response-format';
+import { lowerJsonSchema } from '../schema/lower-json-schema';
+import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
+import type { ChatWarning } from '../types/result';
+import { convertToGeminiContents } from './convert-to-gemini-contents';
+import { decodeGeminiStream } from './decode-gemini-stream';
+import { buildGeminiOutputSettings } from './gemini-output-config';
+import { mapGeminiError } from './map-gemini-error';
+import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { mapGeminiUsage } from './map-gemini-usage';
+import { readGeminiResponse } from './read-gemini-response';
+
+/** The part of the legacy Gemini client we use. */
+export type GeminiModelClient = Pick<GenerativeModel, 'generateContent' | 'generateContentStream'> &
+  Partial<Pick<GenerativeModel, 'model' | 'generationConfig'>>;
+
+/** Function parameters go through the same lowering as response schemas: Gemini takes only its subset. */
+function toGeminiTools(tools: readonly ToolDefinition[], warnings: ChatWarning[]): Tool[] {
+  const functionDeclarations = tools.map((tool) => {
+    const lowered = lowerJsonSchema(tool.parameters, 'gemini');
+    if (lowered.changes.length) {
+      warnings.push({
+        type: 'schema-lowered',
+        setting: `tools.${tool.name}.parameters`,
+        message: `Gemini parameter schema for ${tool.name} was lowered: ${lowered.changes.map((change) => `${change.pointer || '/'} ${change.keyword} ${change.action}`).join('; ')}`,
+      });
+    }
+    return {
+      name: tool.name,
+      ...(tool.description !== undefined && { description: tool.description }),
+      parameters: lowered.schema,
+    };
+  });
+  return [{ functionDeclarations }] as Tool[];
+}
+
+function toGeminiToolConfig(choice: ToolChoice): ToolConfig {
+  if (typeof choice !== 'string') {
+    return { functionCallingConfig: { mode: FunctionCallingMode.ANY, allowedFunctionNames: [choice.name] } };
+  }
+  const mode = { auto: FunctionCallingMode.AUTO, none: FunctionCallingMode.NONE, required: FunctionCallingMode.ANY }[choice];
+  return { functionCallingConfig: { mode } };
+}
+
+/** `models/gemini-x` → `gemini-x`. */
+function boundModelName(client: GeminiModelClient): string | undefined {
+  return client.model?.replace(/^models\//, '');
+}
+
+export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter {
+  const boundModel = boundModelName(client);
+  const requestOptions = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+
+  return {
+    provider: 'gemini',
+
+    prepare(options: ChatCompletionOptions): PreparedCall {
+      const warnings: ChatWarning[] = [];
+      const settings = resolveCallSettings(options, 2, warnings);
+      if (boundModel && settings.model !== boundModel) {
+        warnings.push({
+          type: 'unsupported-setting',
+          setting: 'model',
+          message: `This Gemini client is bound to ${boundModel}; modelParams.model ${settings.model} was not used`,
+        });
+      }
+      const outputMode = normalizeResponseFormat(options.responseFormat);
+      const output = buildGeminiOutputSettings(outputMode);
+      const conversation = convertToGeminiContents(options.messages, warnings);
+      // A request-level generationConfig replaces the model's own, so the model's defaults are carried over.
+      const generationConfig: Record<string, unknown> = { ...client.generationConfig, ...output.generationConfig };
+      if (settings.maxTokens !== undefined) generationConfig['maxOutputTokens'] = settings.maxTokens;
+      if (settings.temperature !== undefined) generationConfig['temperature'] = settings.temperature;
+      const body: Record<string, unknown> = { contents: conversation.contents };
+      if (Object.keys(generationConfig).length) body['generationConfig'] = generationConfig;
+      if (conversation.systemInstruction) body['systemInstruction'] = conversation.systemInstruction;
+      if (options.tools?.length) {
+        body['tools'] = toGeminiTools(options.tools, warnings);
+        if (options.toolChoice !== undefined) body['toolConfig'] = toGeminiToolConfig(options.toolChoice);
+      }
+      return {
+        body,
+        warnings,
+        outputMode,
+        ...(output.lowered && {
+          lowered: output.lowered,
+          schemaLowering: { target: output.lowered.target, schema: output.lowered.schema, changes: output.lowered.changes },
+        }),
+      };
+    },
+
+    async complete(prepared, signal): Promise<CompletionPayload> {
+      const { response } = await client.generateContent(
+        prepared.body as unknown as GenerateContentRequest,
+        requestOptions(signal),
+      );
+      const parts = readGeminiResponse(response);
+      return {
+        model: (response as { modelVersion?: string }).modelVersion ?? boundModel ?? '',
+        text: parts.text,
+        toolCalls: parts.toolCalls,
+        rawFinishReason: parts.finishReason ?? null,
+        finishReason: mapGeminiFinishReason(parts.finishReason, parts.toolCalls.length > 0),
+        usage: mapGeminiUsage(response.usageMetadata),
+        response,
+      };
+    },
+
+    async openStream(prepared, signal): Promise<AsyncIterable<StreamDelta>> {
+      const result = await client.generateContentStream(
+        prepared.body as unknown as GenerateContentRequest,
+        requestOptions(signal),
+      );
+      // The SDK also aggregates the stream into `response`; we decode chunks ourselves, so silence its
+      // copy of a mid-stream failure (the same error reaches us through the chunk iterator).
+      result.response.catch(() => undefined);
+      return decodeGeminiStream(result.stream);
+    },
+
+    toProviderError: mapGeminiError,
+  };
+}

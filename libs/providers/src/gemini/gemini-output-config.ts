@@ -1,0 +1,22 @@
+import type { OutputMode } from '../response-format/normalize-response-format';
+import { lowerJsonSchema } from '../schema/lower-json-schema';
+import type { LoweredSchema } from '../schema/schema-change';
+
+export interface GeminiOutputSettings {
+  generationConfig: Record<string, unknown>;
+  lowered: LoweredSchema | undefined;
+}
+
+/** JSON goes through `responseMimeType`; a schema is lowered to the OpenAPI subset `responseSchema` accepts. */
+export function buildGeminiOutputSettings(mode: OutputMode): GeminiOutputSettings {
+  switch (mode.kind) {
+    case 'text':
+      return { generationConfig: {}, lowered: undefined };
+    case 'json-object':
+      return { generationConfig: { responseMimeType: 'application/json' }, lowered: undefined };
+    case 'json-schema': {
+      const lowered = lowerJsonSchema(mode.schema, 'gemini');
+      return { generationConfig: { responseMimeType: 'application/json', responseSchema: lowered.schema }, lowered };
+    }
+  }
+}

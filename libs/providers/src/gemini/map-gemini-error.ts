@@ -1,0 +1,62 @@
+import { GoogleGenerativeAIAbortError, GoogleGenerativeAIFetchError } from '@google/generative-ai';
+import { abortedError } from '../errors/abort';
+import { ProviderError } from '../errors/provider-error';
+import { durationTextToMs } from '../errors/retry-after';
+import { unknownError } from '../errors/unknown-error';
+
+interface GoogleErrorDetail {
+  '@type'?: string;
+  retryDelay?: string;
+  reason?: string;
+}
+
+const statusCodes: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+/** The SDK message is "[GoogleGenerativeAI Error]: Error fetching from URL: [429 Too Many Requests] text [details]". */
+function apiMessage(error: GoogleGenerativeAIFetchError): string {
+  const afterStatus = /\[\d{3}[^\]]*\]\s*(.*)$/s.exec(error.message)?.[1] ?? error.message;
+  return afterStatus.replace(/\s*\[\{.*$/s, '').trim() || error.message;
+}
+
+/** Turns whatever the legacy Gemini SDK threw into the one `ProviderError`. */
+export function mapGeminiError(error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  if (error instanceof GoogleGenerativeAIAbortError) {
+    // The SDK reports its own timeout as an abort too; only a caller's abort is final.
+    const timedOut = /timeout/i.test(error.message);
+    if (!timedOut) return abortedError('gemini', error);
+    return new ProviderError({
+      provider: 'gemini',
+      status: undefined,
+      code: 'timeout',
+      message: error.message,
+      requestId: undefined,
+      retryAfterMs: undefined,
+      retryable: true,
+      cause: error,
+    });
+  }
+  if (error instanceof GoogleGenerativeAIFetchError) {
+    const details = (error.errorDetails ?? []) as GoogleErrorDetail[];
+    const retryInfo = details.find((detail) => detail['@type']?.endsWith('google.rpc.RetryInfo'));
+    const reason = details.find((detail) => detail.reason)?.reason;
+    return new ProviderError({
+      provider: 'gemini',
+      status: error.status,
+      code: reason ?? (error.status !== undefined ? statusCodes[error.status] : undefined),
+      message: apiMessage(error),
+      requestId: undefined,
+      retryAfterMs: retryInfo?.retryDelay ? durationTextToMs(retryInfo.retryDelay) : undefined,
+      cause: error,
+    });
+  }
+  return unknownError('gemini', error);
+}

@@ -1,0 +1,121 @@
+import type OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionCreateParams,
+} from 'openai/resources/chat/completions';
+import { resolveCallSettings } from '../core/call-settings';
+import type { CompletionPayload, PreparedCall, ProviderAdapter, StreamDelta } from '../core/provider-adapter';
+import { normalizeResponseFormat } from '../response-format/normalize-response-format';
+import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
+import type { ChatWarning } from '../types/result';
+import { convertToOpenAIMessages } from './convert-to-openai-messages';
+import { decodeOpenAIStream } from './decode-openai-stream';
+import { mapOpenAIError } from './map-openai-error';
+import { mapOpenAIFinishReason } from './map-openai-finish-reason';
+import { mapOpenAIUsage } from './map-openai-usage';
+import { buildOpenAIOutputSettings } from './openai-response-format';
+
+/** The part of the OpenAI client we use; subclasses and OpenAI-compatible servers' clients fit it. */
+export type OpenAIChatClient = Pick<OpenAI, 'chat'>;
+
+/** o-series and gpt-5 reasoning models take `max_completion_tokens` and reject a custom temperature. */
+function isReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(model);
+}
+
+function toOpenAITools(tools: readonly ToolDefinition[]) {
+  return tools.map((tool) => ({
+    type: 'function' as const,
+    function: {
+      name: tool.name,
+      ...(tool.description !== undefined && { description: tool.description }),
+      parameters: tool.parameters,
+    },
+  }));
+}
+
+function toOpenAIToolChoice(choice: ToolChoice) {
+  return typeof choice === 'string' ? choice : { type: 'function' as const, function: { name: choice.name } };
+}
+
+export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
+  return {
+    provider: 'openai',
+
+    prepare(options: ChatCompletionOptions): PreparedCall {
+      const warnings: ChatWarning[] = [];
+      const settings = resolveCallSettings(options, 2, warnings);
+      const outputMode = normalizeResponseFormat(options.responseFormat);
+      const output = buildOpenAIOutputSettings(outputMode, options.messages, warnings);
+      const reasoning = isReasoningModel(settings.model);
+      const body: Record<string, unknown> = {
+        model: settings.model,
+        messages: convertToOpenAIMessages(output.messages),
+      };
+      if (settings.temperature !== undefined) {
+        if (reasoning) {
+          warnings.push({
+            type: 'unsupported-setting',
+            setting: 'temperature',
+            message: `${settings.model} is a reasoning model and does not accept temperature; it was not sent`,
+          });
+        } else body['temperature'] = settings.temperature;
+      }
+      if (settings.maxTokens !== undefined) body[reasoning ? 'max_completion_tokens' : 'max_tokens'] = settings.maxTokens;
+      if (output.responseFormat) body['response_format'] = output.responseFormat;
+      if (options.tools?.length) body['tools'] = toOpenAITools(options.tools);
+      if (options.toolChoice !== undefined && options.tools?.length) {
+        body['tool_choice'] = toOpenAIToolChoice(options.toolChoice);
+      }
+      if (options.stream) {
+        body['stream'] = true;
+        body['stream_options'] = { include_usage: true };
+      }
+      return {
+        body,
+        warnings,
+        outputMode,
+        ...(output.lowered && {
+          lowered: output.lowered,
+          schemaLowering: {
+            target: output.lowered.target,
+            schema: output.lowered.schema,
+            changes: output.lowered.changes,
+          },
+        }),
+      };
+    },
+
+    async complete(prepared, signal): Promise<CompletionPayload> {
+      const completion = (await client.chat.completions.create(
+        prepared.body as unknown as ChatCompletionCreateParams,
+        { maxRetries: 0, signal: signal ?? null },
+      )) as ChatCompletion;
+      const choice = completion.choices[0];
+      const message = choice?.message;
+      const refused = typeof message?.refusal === 'string' && message.refusal !== '';
+      return {
+        model: completion.model,
+        text: (refused ? message?.refusal : message?.content) ?? '',
+        toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
+          call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+        ),
+        rawFinishReason: choice?.finish_reason ?? null,
+        finishReason: mapOpenAIFinishReason(choice?.finish_reason, refused),
+        usage: mapOpenAIUsage(completion.usage),
+        response: completion,
+      };
+    },
+
+    async openStream(prepared, signal): Promise<AsyncIterable<StreamDelta>> {
+      const stream = (await client.chat.completions.create(
+        prepared.body as unknown as ChatCompletionCreateParams,
+        { maxRetries: 0, signal: signal ?? null },
+      )) as unknown as AsyncIterable<ChatCompletionChunk>;
+      return decodeOpenAIStream(stream);
+    },
+
+    toProviderError: mapOpenAIError,
+  };
+}

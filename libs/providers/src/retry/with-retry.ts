@@ -1,0 +1,62 @@
+import type { ProviderError } from '../errors/provider-error';
+import type { RetryPolicy } from './retry-policy';
+
+export interface RetryContext {
+  policy: RetryPolicy;
+  signal: AbortSignal | undefined;
+  toProviderError(error: unknown): ProviderError;
+  /** Injectable for deterministic tests of the jitter. */
+  random?: () => number;
+}
+
+export interface Retried<T> {
+  value: T;
+  attempts: number;
+}
+
+/** Exponential backoff with up to 25% jitter subtracted, so clients that failed together spread out. */
+export function backoffDelayMs(policy: RetryPolicy, failedAttempts: number, random: () => number): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (failedAttempts - 1));
+  return exponential * (1 - 0.25 * random());
+}
+
+function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, milliseconds);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The single retry loop of the stack. Retries only retryable errors, honours the server's
+ * `retry-after` (as long as it fits the total wait budget), and stops at `maxAttempts`.
+ * Every failure leaves as a `ProviderError`.
+ */
+export async function withRetry<T>(run: (attempt: number) => Promise<T>, context: RetryContext): Promise<Retried<T>> {
+  const random = context.random ?? Math.random;
+  let waitedMs = 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { value: await run(attempt), attempts: attempt };
+    } catch (thrown) {
+      const error = context.toProviderError(thrown);
+      if (!error.isRetryable || attempt >= context.policy.maxAttempts || context.signal?.aborted) throw error;
+      const delay = error.retryAfterMs ?? backoffDelayMs(context.policy, attempt, random);
+      if (waitedMs + delay > context.policy.maxTotalWaitMs) throw error;
+      try {
+        await sleep(delay, context.signal);
+      } catch (abortReason) {
+        throw context.toProviderError(abortReason ?? thrown);
+      }
+      waitedMs += delay;
+    }
+  }
+}
