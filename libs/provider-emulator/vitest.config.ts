@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared';
+import { workspaceAliases } from '../../vitest.shared.mjs';
 
 export default defineConfig({
   resolve: { alias: workspaceAliases() },

@@ -1,0 +1,66 @@
+import { can, resolveEffectiveUserId, type Principal, type Scope } from '@agentdesk/authz';
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import type { AccessContext } from '../core/access-context';
+import { ACCESS_CONTEXT, APP_CONFIG, REPOSITORIES } from '../core/tokens';
+import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
+import type { Repositories } from '../storage';
+
+/** The header a trusted portal names its end user with (the portal's own id for that user). */
+export const END_USER_HEADER = 'x-end-user-id';
+
+/** Whether resolving may create the portal end user's row (only when creating a resource). */
+export type ResolveMode = 'read' | 'create';
+
+/**
+ * Resolves on whose behalf an own-data request acts, as a stored `users.id`:
+ * a user key → its user; the dev-mode anonymous principal → the local dev user; a trusted portal
+ * naming an end user → that end user in the portal's namespace (created on first write).
+ * Resolution never grants access: every query is then scoped to the returned owner.
+ */
+@Injectable()
+export class EffectiveUsers {
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(ACCESS_CONTEXT) private readonly access: AccessContext,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * The stored id of the effective user, or `null` for a portal end user never seen before (who
+   * owns nothing yet). Throws 403 for a portal naming nobody or naming without being trusted, and
+   * for a user key naming someone else; 400 for an invalid name.
+   */
+  async resolve(principal: Principal, requestedUserId: string | undefined, mode: ResolveMode): Promise<string | null> {
+    const effective = resolveEffectiveUserId(principal, requestedUserId);
+    switch (effective.kind) {
+      case 'user':
+        return effective.userId;
+      case 'anonymous':
+        if (this.access.devUserId === null) throw new ApiError(ApiErrorCode.Unauthenticated, 'Dev mode is not enabled');
+        return this.access.devUserId;
+      case 'portal-user': {
+        if (mode === 'create') return (await this.repositories.users.ensurePortalUser(effective.portalId, effective.externalUserId)).id;
+        return (await this.repositories.users.findByExternalId(effective.portalId, effective.externalUserId))?.id ?? null;
+      }
+      case 'none':
+        throw new ApiError(
+          ApiErrorCode.EndUserRequired,
+          `A portal key acts for one end user at a time: name it in the ${END_USER_HEADER} header (requires a trusted portal key)`,
+        );
+    }
+  }
+
+  /**
+   * Defence in depth after an owner-scoped query: the shared `can()` rule must agree that the
+   * effective user may use this resource. A disagreement answers like a missing resource.
+   */
+  assertCan(principal: Principal, scope: Scope, resourceOwnerUserId: string, effectiveUserId: string, what: string): void {
+    const devMode = this.config.auth.devMode;
+    const allowed =
+      principal.kind === 'anonymous'
+        ? can(principal, scope, { ownerUserId: resourceOwnerUserId, devMode }) && resourceOwnerUserId === effectiveUserId
+        : can(principal, scope, { ownerUserId: resourceOwnerUserId, effectiveUserId, devMode });
+    if (!allowed) throw notFoundError(what);
+  }
+}

@@ -1,0 +1,199 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../auth/api-key-format';
+import { parseDatabaseUrl } from '../storage';
+import { Secret } from './secret';
+
+/** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
+export const DEFAULT_DATABASE_URL = 'sqlite:data/agentdesk.db';
+
+/** Log levels pino understands. */
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** The validated configuration of the API. Secrets are `Secret`s, never plain strings. */
+export interface AppConfig {
+  readonly database: {
+    /** `sqlite:<file>` (default `sqlite:data/agentdesk.db`) or `postgres://…`. */
+    readonly url: Secret;
+    readonly poolSize: number;
+  };
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    /** Largest accepted request body (413 above). */
+    readonly bodyLimitBytes: number;
+  };
+  readonly rateLimit: {
+    /** Requests per principal (API key, or the dev-mode anonymous principal) per window. */
+    readonly max: number;
+    readonly windowMs: number;
+    /** Failed credentials per client address per window before further attempts get 429. */
+    readonly authFailuresMax: number;
+  };
+  readonly auth: {
+    /** An admin key to ensure at start (`AGENTDESK_ADMIN_KEY`); otherwise one is generated on first start. */
+    readonly adminKey: Secret | undefined;
+    /** Requests without a credential act as the local anonymous user. Loopback only. */
+    readonly devMode: boolean;
+  };
+  readonly logLevel: LogLevel;
+}
+
+/** Environment variables the API reads, with their meaning (also used in error messages). */
+export const configEnvironment = {
+  DATABASE_URL: 'database URL: sqlite:<file> or postgres://…',
+  DATABASE_POOL_SIZE: 'PostgreSQL pool size',
+  HOST: 'address to listen on',
+  PORT: 'port to listen on',
+  AGENTDESK_BODY_LIMIT_BYTES: 'largest request body in bytes',
+  AGENTDESK_RATE_LIMIT_MAX: 'requests per principal per window',
+  AGENTDESK_RATE_LIMIT_WINDOW_MS: 'rate-limit window in milliseconds',
+  AGENTDESK_AUTH_FAILURE_LIMIT: 'failed credentials per client address per window',
+  AGENTDESK_ADMIN_KEY: 'admin API key to ensure at start',
+  AGENTDESK_DEV_MODE: 'true to accept requests without a key as the anonymous user',
+  LOG_LEVEL: 'log level',
+} as const;
+
+type EnvironmentName = keyof typeof configEnvironment;
+
+/** Thrown by `loadConfig`: lists every invalid variable by name, never by value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** True for an address that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  return loopbackHosts.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+const integer = (minimum: number, maximum: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().int().min(minimum, { error: `must be at least ${minimum}` }).max(maximum, { error: `must be at most ${maximum}` }))
+    .optional()
+    .transform((value) => value ?? fallback);
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' })
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+const environmentSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .optional()
+    .transform((value) => value ?? DEFAULT_DATABASE_URL)
+    .refine(isSupportedDatabaseUrl, { error: 'must be sqlite:<file> or postgres://user@host:port/database' })
+    .transform((value) => new Secret(value)),
+  DATABASE_POOL_SIZE: integer(1, 200, 10),
+  HOST: z
+    .string()
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .optional()
+    .transform((value) => value ?? '127.0.0.1'),
+  PORT: integer(0, 65_535, 3000),
+  AGENTDESK_BODY_LIMIT_BYTES: integer(1024, 64 * 1024 * 1024, 1024 * 1024),
+  AGENTDESK_RATE_LIMIT_MAX: integer(1, 1_000_000, 600),
+  AGENTDESK_RATE_LIMIT_WINDOW_MS: integer(1000, 24 * 60 * 60 * 1000, 60_000),
+  AGENTDESK_AUTH_FAILURE_LIMIT: integer(1, 1_000_000, 30),
+  AGENTDESK_ADMIN_KEY: z
+    .string()
+    .optional()
+    // The message names the format, never the value: this variable is a secret.
+    .refine((value) => value === undefined || value === '' || parseApiKey(value.trim()) !== undefined, {
+      error: `must look like ${API_KEY_FORMAT_DESCRIPTION}`,
+    })
+    .transform((value) => (value === undefined || value.trim() === '' ? undefined : new Secret(value.trim()))),
+  AGENTDESK_DEV_MODE: booleanFlag,
+  LOG_LEVEL: z
+    .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
+    .optional()
+    .transform((value) => value ?? 'info'),
+});
+
+/**
+ * Reads and validates the configuration from environment variables; throws `ConfigError` listing
+ * every problem at once (fail fast at start, before anything listens).
+ */
+export function loadConfig(environment: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
+  const input = Object.fromEntries(Object.keys(configEnvironment).map((name) => [name, environment[name]]));
+  const parsed = environmentSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? 'configuration') as EnvironmentName;
+        return `${name} (${configEnvironment[name] ?? 'setting'}): ${issue.message}`;
+      }),
+    );
+  }
+  const values = parsed.data;
+  const config: AppConfig = {
+    database: { url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
+    http: { host: values.HOST, port: values.PORT, bodyLimitBytes: values.AGENTDESK_BODY_LIMIT_BYTES },
+    rateLimit: {
+      max: values.AGENTDESK_RATE_LIMIT_MAX,
+      windowMs: values.AGENTDESK_RATE_LIMIT_WINDOW_MS,
+      authFailuresMax: values.AGENTDESK_AUTH_FAILURE_LIMIT,
+    },
+    auth: { adminKey: values.AGENTDESK_ADMIN_KEY, devMode: values.AGENTDESK_DEV_MODE },
+    logLevel: values.LOG_LEVEL,
+  };
+  assertConsistent(config);
+  return config;
+}
+
+/** Rules that involve several variables. */
+function assertConsistent(config: AppConfig): void {
+  if (config.auth.devMode && !isLoopbackHost(config.http.host)) {
+    throw new ConfigError([
+      `AGENTDESK_DEV_MODE (${configEnvironment.AGENTDESK_DEV_MODE}): dev mode serves requests without a key, so HOST must be a loopback address (127.0.0.1, ::1 or localhost), not "${config.http.host}"`,
+    ]);
+  }
+}
+
+function isSupportedDatabaseUrl(url: string): boolean {
+  try {
+    parseDatabaseUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Where the database is, without credentials: `sqlite:<file>` or `postgres://host:port/database`. */
+export function describeDatabase(url: Secret): string {
+  const target = parseDatabaseUrl(url.reveal());
+  if (target.dialect === 'sqlite') return `sqlite:${target.filename}`;
+  try {
+    const parsed = new URL(target.connectionString);
+    return `postgres://${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'postgres://[unparsable]';
+  }
+}
+
+/** The configuration without secrets, for the startup log line. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  return {
+    database: { location: describeDatabase(config.database.url), poolSize: config.database.poolSize },
+    http: config.http,
+    rateLimit: config.rateLimit,
+    auth: { adminKey: config.auth.adminKey === undefined ? 'not set' : 'set', devMode: config.auth.devMode },
+    logLevel: config.logLevel,
+  };
+}

@@ -1,0 +1,51 @@
+/** Every way the HTTP API can refuse a request; each maps to exactly one status (`http-status.ts`). */
+export enum ApiErrorCode {
+  /** No credential, a malformed one, an unknown one or a revoked one: always the same answer. */
+  Unauthenticated = 'UNAUTHENTICATED',
+  /** The caller is known but its role may not call this function. */
+  Forbidden = 'FORBIDDEN',
+  /** A portal key called an end-user route without naming the end user. */
+  EndUserRequired = 'END_USER_REQUIRED',
+  /** Missing — or belonging to someone else: deliberately indistinguishable. */
+  NotFound = 'NOT_FOUND',
+  /** No route matches the method and path. */
+  RouteNotFound = 'ROUTE_NOT_FOUND',
+  /** The body, a query parameter, a path parameter or a header is invalid. */
+  ValidationFailed = 'VALIDATION_FAILED',
+  /** The body is larger than the configured limit. */
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  /** The body is not JSON. */
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  /** A uniqueness rule would be broken. */
+  Conflict = 'CONFLICT',
+  /** The session is closed. */
+  SessionClosed = 'SESSION_CLOSED',
+  /** Too many requests for this principal (or too many failed credentials from this address). */
+  RateLimited = 'RATE_LIMITED',
+  /** A dependency (the database) is not reachable. */
+  NotReady = 'NOT_READY',
+  /** A bug: details are logged, never sent. */
+  Internal = 'INTERNAL',
+}
+
+/** A refusal the exception filter turns into `{ error: { code, message, requestId } }`. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: ApiErrorCode;
+  /** Seconds a rate-limited caller should wait (sent as `Retry-After`). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ApiErrorCode, message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/** The one body every 401 carries, so a caller cannot tell a revoked key from an unknown one. */
+export const UNAUTHENTICATED_MESSAGE = 'A valid API key is required (Authorization: Bearer <key> or X-API-Key: <key>)';
+
+/** The one body every foreign or missing resource carries. */
+export function notFoundError(what: string): ApiError {
+  return new ApiError(ApiErrorCode.NotFound, `${what} not found`);
+}

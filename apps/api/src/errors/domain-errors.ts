@@ -1,0 +1,56 @@
+import { AuthzErrorCode, type AuthzError } from '@agentdesk/authz';
+import { StorageErrorCode, type StorageError, type StorageEntity } from '../storage';
+import { ApiError, ApiErrorCode } from './api-error';
+import { assertNever } from './assert-never';
+
+/** Maps an authorization refusal. Exhaustive over `AuthzErrorCode`. */
+export function fromAuthzError(error: AuthzError): ApiError {
+  switch (error.code) {
+    case AuthzErrorCode.UserMismatch:
+    case AuthzErrorCode.PortalNotTrusted:
+      return new ApiError(ApiErrorCode.Forbidden, error.message, { cause: error });
+    case AuthzErrorCode.InvalidRequestedUserId:
+      return new ApiError(ApiErrorCode.ValidationFailed, `X-End-User-Id: ${error.message}`, { cause: error });
+    default:
+      return assertNever(error.code, 'authz error code');
+  }
+}
+
+/** Maps a storage refusal. Exhaustive over `StorageErrorCode`. */
+export function fromStorageError(error: StorageError): ApiError {
+  switch (error.code) {
+    case StorageErrorCode.NotFound:
+      return new ApiError(ApiErrorCode.NotFound, `${entityName(error.entity)} not found`, { cause: error });
+    case StorageErrorCode.Conflict:
+      return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
+    case StorageErrorCode.SessionClosed:
+      return new ApiError(ApiErrorCode.SessionClosed, 'The session is closed', { cause: error });
+    case StorageErrorCode.MessageNotPending:
+      return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
+    case StorageErrorCode.InvalidCursor:
+      return new ApiError(ApiErrorCode.ValidationFailed, 'cursor: not a cursor this API returned (pass nextCursor unchanged)', { cause: error });
+    default:
+      return assertNever(error.code, 'storage error code');
+  }
+}
+
+function entityName(entity: StorageEntity): string {
+  switch (entity) {
+    case 'user':
+      return 'User';
+    case 'api-key':
+      return 'API key';
+    case 'session':
+      return 'Session';
+    case 'message':
+      return 'Message';
+    case 'tool-result':
+      return 'Tool result';
+    case 'audit-entry':
+      return 'Audit entry';
+    case 'cursor':
+      return 'Cursor';
+    default:
+      return assertNever(entity, 'storage entity');
+  }
+}

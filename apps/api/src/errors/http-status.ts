@@ -1,0 +1,33 @@
+import { ApiErrorCode } from './api-error';
+import { assertNever } from './assert-never';
+
+/** The HTTP status of each code. Exhaustive: adding a code without a status does not compile. */
+export function httpStatusOf(code: ApiErrorCode): number {
+  switch (code) {
+    case ApiErrorCode.ValidationFailed:
+      return 400;
+    case ApiErrorCode.Unauthenticated:
+      return 401;
+    case ApiErrorCode.Forbidden:
+    case ApiErrorCode.EndUserRequired:
+      return 403;
+    case ApiErrorCode.NotFound:
+    case ApiErrorCode.RouteNotFound:
+      return 404;
+    case ApiErrorCode.Conflict:
+    case ApiErrorCode.SessionClosed:
+      return 409;
+    case ApiErrorCode.PayloadTooLarge:
+      return 413;
+    case ApiErrorCode.UnsupportedMediaType:
+      return 415;
+    case ApiErrorCode.RateLimited:
+      return 429;
+    case ApiErrorCode.Internal:
+      return 500;
+    case ApiErrorCode.NotReady:
+      return 503;
+    default:
+      return assertNever(code, 'API error code');
+  }
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '../storage';
+import { cursorSchema, dateTimeSchema, jsonObjectSchema, multilineText, pageSizeSchema, singleLineText } from '../http/inputs';
+
+const label = singleLineText(200);
+const model = singleLineText(200).min(1, { error: 'must not be empty' });
+const systemPrompt = multilineText(100_000);
+
+/**
+ * `POST /v1/sessions`. Strict: ownership (`userId`, `ownerUserId`), `role`, `status` and any other
+ * unknown field are refused — the owner is always the server-side effective user.
+ */
+export const createSessionBody = z
+  .object({
+    label: label.optional(),
+    model: model.nullable().optional(),
+    systemPrompt: systemPrompt.nullable().optional(),
+    metadata: jsonObjectSchema.optional(),
+  })
+  .strict();
+
+/** `PATCH /v1/sessions/:id`: rename (and change model, system prompt, metadata). */
+export const updateSessionBody = z
+  .object({
+    label: label.optional(),
+    model: model.nullable().optional(),
+    systemPrompt: systemPrompt.nullable().optional(),
+    metadata: jsonObjectSchema.optional(),
+  })
+  .strict()
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'send at least one of label, model, systemPrompt, metadata' });
+
+/** `POST /v1/sessions/:id/close` takes no body (an empty object is accepted too). */
+export const closeSessionBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);
+
+/** Filters shared by the owner's list and the admin list. */
+const sessionFilters = {
+  status: z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional(),
+  createdFrom: dateTimeSchema.optional(),
+  createdBefore: dateTimeSchema.optional(),
+  label: singleLineText(200).optional(),
+  limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
+  cursor: cursorSchema.optional(),
+};
+
+/** `GET /v1/sessions` query. */
+export const listSessionsQuery = z.object(sessionFilters).strict();
+
+/** `GET /v1/admin/sessions` query: the same filters plus the owner. */
+export const adminListSessionsQuery = z.object({ ...sessionFilters, userId: singleLineText(64).optional() }).strict();
+
+/** Transcript pages. */
+export const listMessagesQuery = z
+  .object({ limit: pageSizeSchema(MAX_MESSAGE_PAGE_SIZE).optional(), cursor: cursorSchema.optional() })
+  .strict();

@@ -1,0 +1,107 @@
+import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { END_USER_HEADER } from '../auth/effective-users';
+import { RequireScope } from '../auth/route-policy';
+import { idSchema } from '../http/inputs';
+import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
+import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
+import type { Page } from '../storage';
+import { Caller } from './own-data-caller';
+import {
+  closeSessionBody,
+  createSessionBody,
+  listMessagesQuery,
+  listSessionsQuery,
+  updateSessionBody,
+} from './session-inputs';
+import { messageJsonSchema, pageJsonSchema, sessionJsonSchema, type MessageJson, type SessionJson } from './session-json';
+import { SessionsService, type OwnDataCaller } from './sessions.service';
+
+/** The effective user's own sessions. */
+@ApiTags('sessions')
+@ApiKeyAuthenticated()
+@ApiHeader({
+  name: END_USER_HEADER,
+  required: false,
+  description: 'Trusted portal keys only: the portal’s id of the end user the request acts for',
+})
+@Refuses(400, 401, 403, 429)
+@Controller('v1/sessions')
+export class SessionsController {
+  constructor(@Inject(SessionsService) private readonly sessions: SessionsService) {}
+
+  @Post()
+  @RequireScope('sessions:write')
+  @ApiOperation({ summary: 'Create a session for the effective user' })
+  @Returns(201, sessionJsonSchema, 'The new session')
+  @Refuses(413)
+  create(@Caller() caller: OwnDataCaller, @ValidBody(createSessionBody) body: z.output<typeof createSessionBody>): Promise<SessionJson> {
+    return this.sessions.create(caller, body);
+  }
+
+  @Get()
+  @RequireScope('sessions:read')
+  @ApiOperation({ summary: 'List the effective user’s sessions, newest first (cursor pagination, filters)' })
+  @Returns(200, pageJsonSchema(sessionJsonSchema), 'One page of sessions')
+  list(@Caller() caller: OwnDataCaller, @ValidQuery(listSessionsQuery) query: z.output<typeof listSessionsQuery>): Promise<Page<SessionJson>> {
+    return this.sessions.list(caller, query);
+  }
+
+  @Get(':id')
+  @RequireScope('sessions:read')
+  @ApiOperation({ summary: 'Read one of the effective user’s sessions' })
+  @Returns(200, sessionJsonSchema, 'The session')
+  @Refuses(404)
+  get(@Caller() caller: OwnDataCaller, @ValidParam('id', idSchema) id: string): Promise<SessionJson> {
+    return this.sessions.get(caller, id);
+  }
+
+  @Patch(':id')
+  @RequireScope('sessions:write')
+  @ApiOperation({ summary: 'Rename a session (or change its model, system prompt, metadata)' })
+  @Returns(200, sessionJsonSchema, 'The updated session')
+  @Refuses(404, 413)
+  update(
+    @Caller() caller: OwnDataCaller,
+    @ValidParam('id', idSchema) id: string,
+    @ValidBody(updateSessionBody) body: z.output<typeof updateSessionBody>,
+  ): Promise<SessionJson> {
+    return this.sessions.update(caller, id, body);
+  }
+
+  @Post(':id/close')
+  @RequireScope('sessions:write')
+  @ApiOperation({ summary: 'Close a session (idempotent); a closed session takes no new messages' })
+  @Returns(200, sessionJsonSchema, 'The closed session')
+  @Refuses(404)
+  close(
+    @Caller() caller: OwnDataCaller,
+    @ValidParam('id', idSchema) id: string,
+    @ValidBody(closeSessionBody) body: z.output<typeof closeSessionBody>,
+  ): Promise<SessionJson> {
+    return this.sessions.close(caller, id, body);
+  }
+
+  @Delete(':id')
+  @RequireScope('sessions:write')
+  @ApiOperation({ summary: 'Delete a session with its messages and tool results' })
+  @Returns(204, undefined, 'Deleted')
+  @Refuses(404)
+  async delete(@Caller() caller: OwnDataCaller, @ValidParam('id', idSchema) id: string): Promise<void> {
+    await this.sessions.delete(caller, id);
+  }
+
+  @Get(':id/messages')
+  @RequireScope('messages:read')
+  @ApiOperation({ summary: 'List a session’s messages in order' })
+  @Returns(200, pageJsonSchema(messageJsonSchema), 'One page of messages')
+  @Refuses(404)
+  listMessages(
+    @Caller() caller: OwnDataCaller,
+    @ValidParam('id', idSchema) id: string,
+    @ValidQuery(listMessagesQuery) query: z.output<typeof listMessagesQuery>,
+  ): Promise<Page<MessageJson>> {
+    return this.sessions.listMessages(caller, id, query);
+  }
+}

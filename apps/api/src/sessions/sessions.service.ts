@@ -1,0 +1,97 @@
+import type { Principal } from '@agentdesk/authz';
+import { Inject, Injectable } from '@nestjs/common';
+import type { z } from 'zod';
+import { EffectiveUsers } from '../auth/effective-users';
+import { REPOSITORIES } from '../core/tokens';
+import { notFoundError } from '../errors/api-error';
+import type { Page, Repositories } from '../storage';
+import type { closeSessionBody, createSessionBody, listMessagesQuery, listSessionsQuery, updateSessionBody } from './session-inputs';
+import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from './session-json';
+
+/** Who is asking: the principal and the end user it names (portals only). */
+export interface OwnDataCaller {
+  readonly principal: Principal;
+  readonly requestedUserId: string | undefined;
+}
+
+/**
+ * The effective user's own sessions. Every repository call takes the effective user as owner, so
+ * ownership is decided inside the query: someone else's session is "not found", like a missing one.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers,
+  ) {}
+
+  async create(caller: OwnDataCaller, body: z.output<typeof createSessionBody>): Promise<SessionJson> {
+    const ownerUserId = await this.ownerFor(caller, 'create');
+    const session = await this.repositories.sessions.create({
+      ownerUserId,
+      ...(body.label === undefined ? {} : { label: body.label }),
+      ...(body.model === undefined ? {} : { model: body.model }),
+      ...(body.systemPrompt === undefined ? {} : { systemPrompt: body.systemPrompt }),
+      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+    });
+    return toSessionJson(session);
+  }
+
+  async list(caller: OwnDataCaller, query: z.output<typeof listSessionsQuery>): Promise<Page<SessionJson>> {
+    const ownerUserId = await this.effectiveUsers.resolve(caller.principal, caller.requestedUserId, 'read');
+    // A portal end user never seen before owns nothing yet.
+    if (ownerUserId === null) return { items: [], nextCursor: null };
+    const page = await this.repositories.sessions.listForOwner(
+      ownerUserId,
+      {
+        ...(query.status === undefined ? {} : { status: query.status }),
+        ...(query.createdFrom === undefined ? {} : { createdFrom: query.createdFrom }),
+        ...(query.createdBefore === undefined ? {} : { createdBefore: query.createdBefore }),
+        ...(query.label === undefined ? {} : { labelContains: query.label }),
+      },
+      { limit: query.limit, cursor: query.cursor ?? null },
+    );
+    return { items: page.items.map(toSessionJson), nextCursor: page.nextCursor };
+  }
+
+  async get(caller: OwnDataCaller, sessionId: string): Promise<SessionJson> {
+    const ownerUserId = await this.ownerFor(caller, 'read');
+    const session = await this.repositories.sessions.getForOwner(ownerUserId, sessionId);
+    this.effectiveUsers.assertCan(caller.principal, 'sessions:read', session.ownerUserId, ownerUserId, 'Session');
+    return toSessionJson(session);
+  }
+
+  async update(caller: OwnDataCaller, sessionId: string, body: z.output<typeof updateSessionBody>): Promise<SessionJson> {
+    const ownerUserId = await this.ownerFor(caller, 'read');
+    const session = await this.repositories.sessions.update(ownerUserId, sessionId, {
+      ...(body.label === undefined ? {} : { label: body.label }),
+      ...(body.model === undefined ? {} : { model: body.model }),
+      ...(body.systemPrompt === undefined ? {} : { systemPrompt: body.systemPrompt }),
+      ...(body.metadata === undefined ? {} : { metadata: body.metadata }),
+    });
+    return toSessionJson(session);
+  }
+
+  async close(caller: OwnDataCaller, sessionId: string, _body: z.output<typeof closeSessionBody>): Promise<SessionJson> {
+    const ownerUserId = await this.ownerFor(caller, 'read');
+    return toSessionJson(await this.repositories.sessions.close(ownerUserId, sessionId));
+  }
+
+  async delete(caller: OwnDataCaller, sessionId: string): Promise<void> {
+    const ownerUserId = await this.ownerFor(caller, 'read');
+    await this.repositories.sessions.delete(ownerUserId, sessionId);
+  }
+
+  async listMessages(caller: OwnDataCaller, sessionId: string, query: z.output<typeof listMessagesQuery>): Promise<Page<MessageJson>> {
+    const ownerUserId = await this.ownerFor(caller, 'read');
+    const page = await this.repositories.messages.listForOwner(ownerUserId, sessionId, { limit: query.limit, cursor: query.cursor ?? null });
+    return { items: page.items.map(toMessageJson), nextCursor: page.nextCursor };
+  }
+
+  /** The owner to scope queries to; an unknown portal end user owns nothing, so any id is "not found". */
+  private async ownerFor(caller: OwnDataCaller, mode: 'read' | 'create'): Promise<string> {
+    const ownerUserId = await this.effectiveUsers.resolve(caller.principal, caller.requestedUserId, mode);
+    if (ownerUserId === null) throw notFoundError('Session');
+    return ownerUserId;
+  }
+}

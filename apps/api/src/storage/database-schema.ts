@@ -1,0 +1,120 @@
+import type { Role } from '@agentdesk/authz';
+import type { ColumnType, Generated } from 'kysely';
+
+/*
+ * Column conventions shared by both engines (one code path, no per-engine mapping):
+ * - ids are `text` (see `ids.ts`);
+ * - timestamps are epoch milliseconds in `bigint`/`integer` columns — exact, timezone-free,
+ *   compact in indexes, and compared the same way on SQLite and PostgreSQL;
+ * - booleans are 0/1 integers (better-sqlite3 cannot bind JS booleans);
+ * - JSON is `jsonb` on PostgreSQL and `text` on SQLite, written and read as text.
+ */
+
+/** 0 or 1. */
+export type IntegerBoolean = 0 | 1;
+
+/** A JSON document written and read as text. */
+export type JsonText = string;
+
+/** `users`: people and portal end users; one row per (portal, external id). */
+export interface UsersTable {
+  id: string;
+  /** Null for users not created through a portal (admins, QA). */
+  portal_id: string | null;
+  external_id: string;
+  display_name: string | null;
+  created_at: number;
+}
+
+/** `api_keys`: only the SHA-256 of the secret is stored. */
+export interface ApiKeysTable {
+  id: string;
+  /** The visible part of the key, shown in listings to recognise it. */
+  prefix: string;
+  secret_hash: string;
+  role: Role;
+  owner_user_id: string | null;
+  portal_id: string | null;
+  trust_client_user_id: IntegerBoolean;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+/** `sessions`: one agent conversation, owned by one user. */
+export interface SessionsTable {
+  id: string;
+  owner_user_id: string;
+  portal_id: string | null;
+  label: string;
+  status: 'open' | 'closed';
+  model: string | null;
+  system_prompt: string | null;
+  metadata: JsonText;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  thinking_tokens: Generated<number>;
+  cached_tokens: Generated<number>;
+  /** Last assigned message `seq`; incremented under the row lock to number messages. */
+  message_count: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** `messages`: the ordered transcript of a session. */
+export interface MessagesTable {
+  id: string;
+  session_id: string;
+  seq: number;
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: JsonText;
+  tool_calls: JsonText | null;
+  tool_call_id: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  thinking_tokens: number | null;
+  cached_tokens: number | null;
+  status: 'pending' | 'complete' | 'failed';
+  error: JsonText | null;
+  model: string | null;
+  compression_events: JsonText | null;
+  idempotency_key: string | null;
+  started_at: number;
+  finished_at: number | null;
+  created_at: ColumnType<number, number, never>;
+}
+
+/** `tool_results`: full tool outputs, kept even when the model saw a truncated copy. */
+export interface ToolResultsTable {
+  id: string;
+  session_id: string;
+  message_id: string | null;
+  tool_call_id: string;
+  content: string;
+  char_count: number;
+  created_at: number;
+}
+
+/** `audit_log`: append-only; no foreign keys so records outlive what they describe. */
+export interface AuditLogTable {
+  id: string;
+  at: number;
+  actor_principal_id: string;
+  actor_api_key_id: string | null;
+  action: string;
+  target_user_id: string | null;
+  session_id: string | null;
+  reason: string | null;
+  request_id: string | null;
+}
+
+/** The Kysely database type. */
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  messages: MessagesTable;
+  tool_results: ToolResultsTable;
+  audit_log: AuditLogTable;
+}

@@ -1,0 +1,46 @@
+// The storage layer's surface for the rest of the API (HTTP layer, bootstrap, benchmarks).
+export { openDatabase, parseDatabaseUrl, type AppDatabase, type DatabaseConfig, type DatabaseTarget } from './open-database';
+export type { DatabaseDialect } from './database-dialect';
+export type { Database } from './database-schema';
+export { migrateToLatest } from './migrate';
+export { createRepositories, type Repositories } from './repositories';
+export { systemClock, type Clock } from './clock';
+export { newId, isId } from './ids';
+export type { JsonObject, JsonValue } from './json';
+export {
+  DEFAULT_PAGE_SIZE,
+  MAX_MESSAGE_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  clampPageSize,
+  type Page,
+  type PageRequest,
+} from './pagination';
+export { StorageError, StorageErrorCode, isStorageError, type StorageEntity } from './storage-error';
+export type { User } from './models/user';
+export type { ApiKey, ApiKeyHolder } from './models/api-key';
+export type { Session, SessionStatus, TokenUsage } from './models/session';
+export type { Message, MessageError, MessageRole, MessageStatus } from './models/message';
+export type { ToolResult, ToolResultSummary } from './models/tool-result';
+export type { AuditEntry } from './models/audit-entry';
+export { UsersRepository, type NewUser, type UserListFilter } from './repositories/users-repository';
+export {
+  ApiKeysRepository,
+  LAST_USED_WRITE_INTERVAL_MS,
+  type ApiKeyListFilter,
+  type NewApiKey,
+} from './repositories/api-keys-repository';
+export {
+  SessionsRepository,
+  type AdminSessionFilter,
+  type NewSession,
+  type SessionListFilter,
+  type SessionPatch,
+} from './repositories/sessions-repository';
+export {
+  MessagesRepository,
+  type AppendedMessage,
+  type MessageOutcome,
+  type NewMessage,
+} from './repositories/messages-repository';
+export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
+export { AuditRepository, type AuditListFilter, type NewAuditEntry } from './repositories/audit-repository';

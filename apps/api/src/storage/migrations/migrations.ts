@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DatabaseDialect } from '../database-dialect';
+import { initialSchema } from './0001-initial-schema';
+
+/**
+ * The one migration set, in code (no files to find at runtime, so it works the same from
+ * `tsx`, a bundle or a test). Names sort in application order; never rename or edit a shipped one.
+ */
+export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '0001-initial-schema': initialSchema(dialect),
+  };
+  return { getMigrations: () => Promise.resolve(migrations) };
+}

@@ -1,0 +1,31 @@
+import type { Selectable } from 'kysely';
+import type { AuditLogTable } from '../database-schema';
+
+/** One audit record: who did what to whose data, why, in which request. */
+export interface AuditEntry {
+  readonly id: string;
+  readonly at: Date;
+  readonly actorPrincipalId: string;
+  readonly actorApiKeyId: string | null;
+  /** What happened, e.g. `admin.session.read`; named by the API. */
+  readonly action: string;
+  readonly targetUserId: string | null;
+  readonly sessionId: string | null;
+  readonly reason: string | null;
+  readonly requestId: string | null;
+}
+
+/** Maps an `audit_log` row. */
+export function toAuditEntry(row: Selectable<AuditLogTable>): AuditEntry {
+  return {
+    id: row.id,
+    at: new Date(row.at),
+    actorPrincipalId: row.actor_principal_id,
+    actorApiKeyId: row.actor_api_key_id,
+    action: row.action,
+    targetUserId: row.target_user_id,
+    sessionId: row.session_id,
+    reason: row.reason,
+    requestId: row.request_id,
+  };
+}

@@ -1,0 +1,68 @@
+import type { Selectable } from 'kysely';
+import type { MessagesTable } from '../database-schema';
+import { fromJsonText, fromNullableJsonText, type JsonObject } from '../json';
+import type { TokenUsage } from './session';
+
+/** Who a message is from. */
+export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
+
+/** `pending` while a model call runs; `complete` or `failed` once it finished. */
+export type MessageStatus = 'pending' | 'complete' | 'failed';
+
+/** Why a message failed (typically the provider's error). */
+export interface MessageError {
+  readonly message: string;
+  readonly code?: string;
+  readonly status?: number;
+  readonly provider?: string;
+  readonly requestId?: string;
+}
+
+/**
+ * One transcript entry. Content parts, tool calls and compression events are JSON objects whose
+ * shape the API validates; storage keeps them verbatim.
+ */
+export interface Message {
+  readonly id: string;
+  readonly sessionId: string;
+  /** 1, 2, 3… per session, in append order, without gaps. */
+  readonly seq: number;
+  readonly role: MessageRole;
+  readonly contentParts: readonly JsonObject[];
+  readonly toolCalls: readonly JsonObject[] | null;
+  readonly toolCallId: string | null;
+  readonly usage: TokenUsage | null;
+  readonly status: MessageStatus;
+  readonly error: MessageError | null;
+  readonly model: string | null;
+  readonly compressionEvents: readonly JsonObject[] | null;
+  readonly idempotencyKey: string | null;
+  readonly startedAt: Date;
+  readonly finishedAt: Date | null;
+  readonly createdAt: Date;
+}
+
+/** Maps a `messages` row. */
+export function toMessage(row: Selectable<MessagesTable>): Message {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    seq: row.seq,
+    role: row.role,
+    contentParts: fromJsonText<JsonObject[]>(row.content),
+    toolCalls: fromNullableJsonText<JsonObject[]>(row.tool_calls),
+    toolCallId: row.tool_call_id,
+    usage:
+      row.input_tokens === null
+        ? null
+        : { input: row.input_tokens, output: row.output_tokens ?? 0, thinking: row.thinking_tokens ?? 0, cached: row.cached_tokens ?? 0 },
+    status: row.status,
+    error: row.error === null ? null : (JSON.parse(row.error) as MessageError),
+    model: row.model,
+    compressionEvents: fromNullableJsonText<JsonObject[]>(row.compression_events),
+    idempotencyKey: row.idempotency_key,
+    startedAt: new Date(row.started_at),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
+    createdAt: new Date(row.created_at),
+  };
+}

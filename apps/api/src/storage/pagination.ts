@@ -1,0 +1,103 @@
+import { StorageError, StorageErrorCode } from './storage-error';
+
+/** Page size used when the caller asks for none. */
+export const DEFAULT_PAGE_SIZE = 20;
+/** Largest page of sessions, users, keys or audit entries; larger requests are capped. */
+export const MAX_PAGE_SIZE = 100;
+/** Largest page of messages (transcripts are read in bigger pages). */
+export const MAX_MESSAGE_PAGE_SIZE = 500;
+
+/** Which page to read: `cursor` is the `nextCursor` of the previous page, absent for the first. */
+export interface PageRequest {
+  readonly limit?: number;
+  readonly cursor?: string | null;
+}
+
+/** One page of a keyset-paginated list; `nextCursor` is null on the last page. */
+export interface Page<T> {
+  readonly items: T[];
+  readonly nextCursor: string | null;
+}
+
+/** Caps the requested size to `[1, max]`; a missing or non-finite size gives the default. */
+export function clampPageSize(limit: number | undefined, max: number = MAX_PAGE_SIZE): number {
+  if (limit === undefined || !Number.isFinite(limit)) return Math.min(DEFAULT_PAGE_SIZE, max);
+  return Math.min(max, Math.max(1, Math.trunc(limit)));
+}
+
+/** The position after which a `(created_at, id)` page starts, newest first. */
+export interface TimeKey {
+  readonly createdAt: number;
+  readonly id: string;
+}
+
+// Cursors are opaque to callers (base64url of a small JSON array) so the key can change later.
+function encode(values: readonly (string | number)[]): string {
+  return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
+}
+
+function decode(cursor: string): unknown {
+  if (cursor.length === 0 || cursor.length > 512) throw invalidCursor();
+  try {
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch (error) {
+    throw invalidCursor(error);
+  }
+}
+
+function invalidCursor(cause?: unknown): StorageError {
+  return new StorageError(StorageErrorCode.InvalidCursor, 'cursor', 'The pagination cursor is not valid', { cause });
+}
+
+/** Encodes a `(created_at, id)` key. */
+export function encodeTimeCursor(key: TimeKey): string {
+  return encode(['t', key.createdAt, key.id]);
+}
+
+/** Decodes a `(created_at, id)` cursor, or null for the first page; throws `InvalidCursor` on garbage. */
+export function decodeTimeCursor(cursor: string | null | undefined): TimeKey | null {
+  if (cursor === null || cursor === undefined) return null;
+  const value = decode(cursor);
+  if (
+    !Array.isArray(value) ||
+    value.length !== 3 ||
+    value[0] !== 't' ||
+    !Number.isSafeInteger(value[1]) ||
+    typeof value[2] !== 'string' ||
+    value[2].length > 64
+  ) {
+    throw invalidCursor();
+  }
+  return { createdAt: value[1] as number, id: value[2] };
+}
+
+/** Encodes a message sequence number cursor. */
+export function encodeSequenceCursor(sequence: number): string {
+  return encode(['s', sequence]);
+}
+
+/** Decodes a sequence cursor (0 = before the first message); throws `InvalidCursor` on garbage. */
+export function decodeSequenceCursor(cursor: string | null | undefined): number {
+  if (cursor === null || cursor === undefined) return 0;
+  const value = decode(cursor);
+  if (!Array.isArray(value) || value.length !== 2 || value[0] !== 's' || !Number.isSafeInteger(value[1]) || (value[1] as number) < 0) {
+    throw invalidCursor();
+  }
+  return value[1] as number;
+}
+
+/**
+ * Turns `limit + 1` fetched rows into a page: the extra row only proves a next page exists, and
+ * the cursor points at the last row actually returned.
+ */
+export function toPage<Row, Item>(rows: Row[], limit: number, map: (row: Row) => Item, cursorOf: (row: Row) => string): Page<Item> {
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  const last = pageRows.at(-1);
+  return { items: pageRows.map(map), nextCursor: hasMore && last !== undefined ? cursorOf(last) : null };
+}
+
+/** Escapes `%`, `_` and `\` so user text matches literally inside `LIKE … ESCAPE '\'`. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}

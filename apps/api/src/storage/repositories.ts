@@ -1,0 +1,31 @@
+import { systemClock, type Clock } from './clock';
+import type { AppDatabase } from './open-database';
+import { ApiKeysRepository } from './repositories/api-keys-repository';
+import { AuditRepository } from './repositories/audit-repository';
+import { MessagesRepository } from './repositories/messages-repository';
+import { SessionsRepository } from './repositories/sessions-repository';
+import { ToolResultsRepository } from './repositories/tool-results-repository';
+import { UsersRepository } from './repositories/users-repository';
+
+/** Every repository over one database. */
+export interface Repositories {
+  readonly users: UsersRepository;
+  readonly apiKeys: ApiKeysRepository;
+  readonly sessions: SessionsRepository;
+  readonly messages: MessagesRepository;
+  readonly toolResults: ToolResultsRepository;
+  readonly audit: AuditRepository;
+}
+
+/** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
+export function createRepositories(database: Pick<AppDatabase, 'db'>, options: { clock?: Clock } = {}): Repositories {
+  const context = { db: database.db, clock: options.clock ?? systemClock };
+  return {
+    users: new UsersRepository(context),
+    apiKeys: new ApiKeysRepository(context),
+    sessions: new SessionsRepository(context),
+    messages: new MessagesRepository(context),
+    toolResults: new ToolResultsRepository(context),
+    audit: new AuditRepository(context),
+  };
+}

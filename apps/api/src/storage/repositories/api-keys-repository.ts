@@ -1,0 +1,123 @@
+import { newId } from '../ids';
+import { toApiKey, type ApiKey } from '../models/api-key';
+import { clampPageSize, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import { isForeignKeyViolation, isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
+import type { RepositoryContext } from './repository-context';
+
+/** Fields every new key has. Hashing and formatting the secret is the auth layer's job. */
+interface NewApiKeyBase {
+  /** Pass an id (from `newId()`) when the key string embeds it; one is generated otherwise. */
+  readonly id?: string;
+  readonly prefix: string;
+  /** SHA-256 of the secret, as the auth layer encodes it (e.g. lowercase hex). */
+  readonly secretHash: string;
+  readonly label: string;
+}
+
+/** A key to store: a portal key, or a key held by one user. */
+export type NewApiKey =
+  | (NewApiKeyBase & { readonly role: 'portal'; readonly portalId: string; readonly trustClientUserId?: boolean })
+  | (NewApiKeyBase & { readonly role: 'user' | 'viewer' | 'admin'; readonly ownerUserId: string; readonly portalId?: string | null });
+
+/** Filters of the key list. */
+export interface ApiKeyListFilter {
+  /** Include revoked keys (default false). */
+  readonly includeRevoked?: boolean;
+}
+
+/** Default spacing of `last_used_at` writes: one write per key per minute, not one per request. */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+/** API keys, stored by the SHA-256 of their secret. */
+export class ApiKeysRepository {
+  constructor(private readonly context: RepositoryContext) {}
+
+  /** Stores a key; `Conflict` on a duplicate id or hash, `NotFound` (user) for an unknown owner. */
+  async create(input: NewApiKey): Promise<ApiKey> {
+    const now = this.context.clock();
+    const holder =
+      input.role === 'portal'
+        ? { owner_user_id: null, portal_id: input.portalId, trust_client_user_id: input.trustClientUserId === true ? (1 as const) : (0 as const) }
+        : { owner_user_id: input.ownerUserId, portal_id: input.portalId ?? null, trust_client_user_id: 0 as const };
+    try {
+      const row = await this.context.db
+        .insertInto('api_keys')
+        .values({
+          id: input.id ?? newId(now),
+          prefix: input.prefix,
+          secret_hash: input.secretHash,
+          role: input.role,
+          ...holder,
+          label: input.label,
+          created_at: now,
+          revoked_at: null,
+          last_used_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toApiKey(row);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new StorageError(StorageErrorCode.Conflict, 'api-key', 'This API key already exists', { cause: error });
+      if (isForeignKeyViolation(error)) throw notFound('user');
+      throw error;
+    }
+  }
+
+  /**
+   * The unrevoked key with this secret hash. Revocation is in the WHERE clause, so a revoked key
+   * stops working on the very next request. The caller should still compare the hash it
+   * computed with `secretHash` in constant time.
+   */
+  async findActiveBySecretHash(secretHash: string): Promise<ApiKey | undefined> {
+    const row = await this.context.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('secret_hash', '=', secretHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row === undefined ? undefined : toApiKey(row);
+  }
+
+  /** A key by id, revoked or not; `NotFound` when missing. */
+  async getById(apiKeyId: string): Promise<ApiKey> {
+    const row = await this.context.db.selectFrom('api_keys').selectAll().where('id', '=', apiKeyId).executeTakeFirst();
+    if (row === undefined) throw notFound('api-key');
+    return toApiKey(row);
+  }
+
+  /** Keys, newest first (admin only). */
+  async list(filter: ApiKeyListFilter = {}, page: PageRequest = {}): Promise<Page<ApiKey>> {
+    const limit = clampPageSize(page.limit);
+    const after = decodeTimeCursor(page.cursor);
+    let query = this.context.db.selectFrom('api_keys').selectAll();
+    if (filter.includeRevoked !== true) query = query.where('revoked_at', 'is', null);
+    if (after !== null) {
+      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return toPage(rows, limit, toApiKey, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+  }
+
+  /** Revokes a key (idempotent: the first revocation time is kept); `NotFound` when missing. */
+  async revoke(apiKeyId: string): Promise<ApiKey> {
+    const row = await this.context.db
+      .updateTable('api_keys')
+      .set({ revoked_at: this.context.clock() })
+      .where('id', '=', apiKeyId)
+      .where('revoked_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+    return row === undefined ? this.getById(apiKeyId) : toApiKey(row);
+  }
+
+  /** Records a use, at most once per `minimumIntervalMs` per key so hot keys do not write on every request. */
+  async recordUse(apiKeyId: string, minimumIntervalMs: number = LAST_USED_WRITE_INTERVAL_MS): Promise<void> {
+    const now = this.context.clock();
+    await this.context.db
+      .updateTable('api_keys')
+      .set({ last_used_at: now })
+      .where('id', '=', apiKeyId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - minimumIntervalMs)]))
+      .execute();
+  }
+}

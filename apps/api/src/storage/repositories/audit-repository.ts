@@ -1,0 +1,69 @@
+import { newId } from '../ids';
+import { toAuditEntry, type AuditEntry } from '../models/audit-entry';
+import { clampPageSize, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import type { RepositoryContext } from './repository-context';
+
+/** A record to append; `at` is the repository clock's now. */
+export interface NewAuditEntry {
+  readonly actorPrincipalId: string;
+  readonly actorApiKeyId?: string | null;
+  readonly action: string;
+  readonly targetUserId?: string | null;
+  readonly sessionId?: string | null;
+  readonly reason?: string | null;
+  readonly requestId?: string | null;
+}
+
+/** Filters of the audit log. Dates: `from` inclusive, `before` exclusive. */
+export interface AuditListFilter {
+  readonly actorPrincipalId?: string;
+  readonly targetUserId?: string;
+  readonly sessionId?: string;
+  readonly action?: string;
+  readonly from?: Date;
+  readonly before?: Date;
+}
+
+/** The append-only audit log: there is no update or delete method on purpose. */
+export class AuditRepository {
+  constructor(private readonly context: RepositoryContext) {}
+
+  /** Appends one record. */
+  async append(entry: NewAuditEntry): Promise<AuditEntry> {
+    const now = this.context.clock();
+    const row = await this.context.db
+      .insertInto('audit_log')
+      .values({
+        id: newId(now),
+        at: now,
+        actor_principal_id: entry.actorPrincipalId,
+        actor_api_key_id: entry.actorApiKeyId ?? null,
+        action: entry.action,
+        target_user_id: entry.targetUserId ?? null,
+        session_id: entry.sessionId ?? null,
+        reason: entry.reason ?? null,
+        request_id: entry.requestId ?? null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toAuditEntry(row);
+  }
+
+  /** Records, newest first (admin only). */
+  async list(filter: AuditListFilter = {}, page: PageRequest = {}): Promise<Page<AuditEntry>> {
+    const limit = clampPageSize(page.limit);
+    const after = decodeTimeCursor(page.cursor);
+    let query = this.context.db.selectFrom('audit_log').selectAll();
+    if (filter.actorPrincipalId !== undefined) query = query.where('actor_principal_id', '=', filter.actorPrincipalId);
+    if (filter.targetUserId !== undefined) query = query.where('target_user_id', '=', filter.targetUserId);
+    if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
+    if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+    if (filter.from !== undefined) query = query.where('at', '>=', filter.from.getTime());
+    if (filter.before !== undefined) query = query.where('at', '<', filter.before.getTime());
+    if (after !== null) {
+      query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    }
+    const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return toPage(rows, limit, toAuditEntry, (row) => encodeTimeCursor({ createdAt: row.at, id: row.id }));
+  }
+}

@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import { newId } from '../ids';
+import { toJsonText, type JsonObject } from '../json';
+import { toSession, type Session, type SessionStatus } from '../models/session';
+import { clampPageSize, containsPattern, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import { isForeignKeyViolation, notFound } from '../storage-error';
+import type { RepositoryContext } from './repository-context';
+
+/** A session to create; the portal is taken from the owner's user record. */
+export interface NewSession {
+  readonly ownerUserId: string;
+  readonly label?: string;
+  readonly model?: string | null;
+  readonly systemPrompt?: string | null;
+  readonly metadata?: JsonObject;
+}
+
+/** Fields an owner may change; absent fields stay as they are. */
+export interface SessionPatch {
+  readonly label?: string;
+  readonly model?: string | null;
+  readonly systemPrompt?: string | null;
+  readonly metadata?: JsonObject;
+}
+
+/** Filters of a user's own session list. Dates: `createdFrom` inclusive, `createdBefore` exclusive. */
+export interface SessionListFilter {
+  readonly status?: SessionStatus;
+  readonly createdFrom?: Date;
+  readonly createdBefore?: Date;
+  /** Case-insensitive substring of the label (ASCII case folding on SQLite). */
+  readonly labelContains?: string;
+}
+
+/** Filters of the admin cross-user list: the owner's filters plus the owner itself. */
+export interface AdminSessionFilter extends SessionListFilter {
+  readonly ownerUserId?: string;
+}
+
+// Owner scope is a required discriminant, so an owner-scoped call can never drop its WHERE.
+type ListScope = { readonly kind: 'owner'; readonly ownerUserId: string } | { readonly kind: 'admin'; readonly ownerUserId: string | undefined };
+
+/**
+ * Sessions. Every owner method puts `owner_user_id = ?` in the statement itself, so a foreign
+ * session id behaves exactly like a missing one (`NotFound`). Cross-user methods end in
+ * `ForAdmin` and are meant for routes that checked an admin/viewer scope and write an audit record.
+ */
+export class SessionsRepository {
+  constructor(private readonly context: RepositoryContext) {}
+
+  /** Creates an open session; `NotFound` (entity `user`) when the owner does not exist. */
+  async create(input: NewSession): Promise<Session> {
+    const { db, clock } = this.context;
+    const owner = await db.selectFrom('users').select('portal_id').where('id', '=', input.ownerUserId).executeTakeFirst();
+    if (owner === undefined) throw notFound('user');
+    const now = clock();
+    try {
+      const row = await db
+        .insertInto('sessions')
+        .values({
+          id: newId(now),
+          owner_user_id: input.ownerUserId,
+          portal_id: owner.portal_id,
+          label: input.label ?? '',
+          status: 'open',
+          model: input.model ?? null,
+          system_prompt: input.systemPrompt ?? null,
+          metadata: toJsonText(input.metadata ?? {}),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSession(row);
+    } catch (error) {
+      // The owner was deleted between the two statements.
+      if (isForeignKeyViolation(error)) throw notFound('user');
+      throw error;
+    }
+  }
+
+  /** The owner's session; `NotFound` when missing or owned by someone else. */
+  async getForOwner(ownerUserId: string, sessionId: string): Promise<Session> {
+    const row = await this.context.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .where('owner_user_id', '=', ownerUserId)
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('session');
+    return toSession(row);
+  }
+
+  /** The owner's sessions, newest first. */
+  listForOwner(ownerUserId: string, filter: SessionListFilter = {}, page: PageRequest = {}): Promise<Page<Session>> {
+    return this.list({ kind: 'owner', ownerUserId }, filter, page);
+  }
+
+  /** Changes label, model, system prompt or metadata; `NotFound` when not the owner's. */
+  async update(ownerUserId: string, sessionId: string, patch: SessionPatch): Promise<Session> {
+    const row = await this.context.db
+      .updateTable('sessions')
+      .set({
+        ...(patch.label === undefined ? {} : { label: patch.label }),
+        ...(patch.model === undefined ? {} : { model: patch.model }),
+        ...(patch.systemPrompt === undefined ? {} : { system_prompt: patch.systemPrompt }),
+        ...(patch.metadata === undefined ? {} : { metadata: toJsonText(patch.metadata) }),
+        updated_at: this.context.clock(),
+      })
+      .where('id', '=', sessionId)
+      .where('owner_user_id', '=', ownerUserId)
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) throw notFound('session');
+    return toSession(row);
+  }
+
+  /** Renames the owner's session. */
+  rename(ownerUserId: string, sessionId: string, label: string): Promise<Session> {
+    return this.update(ownerUserId, sessionId, { label });
+  }
+
+  /** Closes the owner's session (idempotent: closing a closed session returns it unchanged). */
+  async close(ownerUserId: string, sessionId: string): Promise<Session> {
+    const { db, clock } = this.context;
+    const row = await db
+      .updateTable('sessions')
+      .set({ status: 'closed', updated_at: clock() })
+      .where('id', '=', sessionId)
+      .where('owner_user_id', '=', ownerUserId)
+      .where('status', '=', 'open')
+      .returningAll()
+      .executeTakeFirst();
+    return row === undefined ? this.getForOwner(ownerUserId, sessionId) : toSession(row);
+  }
+
+  /** Deletes the owner's session with its messages and tool results; `NotFound` when not the owner's. */
+  async delete(ownerUserId: string, sessionId: string): Promise<void> {
+    const result = await this.context.db
+      .deleteFrom('sessions')
+      .where('id', '=', sessionId)
+      .where('owner_user_id', '=', ownerUserId)
+      .executeTakeFirst();
+    if (result.numDeletedRows === 0n) throw notFound('session');
+  }
+
+  /** Any user's session, for audited admin/viewer reads. */
+  async getForAdmin(sessionId: string): Promise<Session> {
+    const row = await this.context.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+    if (row === undefined) throw notFound('session');
+    return toSession(row);
+  }
+
+  /** Every user's sessions, newest first, with optional filters (admin and viewer only). */
+  listAllSessionsForAdmin(filter: AdminSessionFilter = {}, page: PageRequest = {}): Promise<Page<Session>> {
+    return this.list({ kind: 'admin', ownerUserId: filter.ownerUserId }, filter, page);
+  }
+
+  private async list(scope: ListScope, filter: SessionListFilter, page: PageRequest): Promise<Page<Session>> {
+    const limit = clampPageSize(page.limit);
+    const after = decodeTimeCursor(page.cursor);
+    const { status, createdFrom, createdBefore, labelContains } = filter;
+
+    let query = this.context.db.selectFrom('sessions').selectAll();
+    if (scope.ownerUserId !== undefined) query = query.where('owner_user_id', '=', scope.ownerUserId);
+    if (status !== undefined) query = query.where('status', '=', status);
+    if (createdFrom !== undefined) query = query.where('created_at', '>=', createdFrom.getTime());
+    if (createdBefore !== undefined) query = query.where('created_at', '<', createdBefore.getTime());
+    if (labelContains !== undefined && labelContains.length > 0) {
+      query = query.where(sql<boolean>`lower(${sql.ref('label')}) like ${containsPattern(labelContains)} escape '\\'`);
+    }
+    if (after !== null) {
+      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    return toPage(rows, limit, toSession, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+  }
+}

@@ -1,0 +1,89 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { newId } from '../ids';
+import { StorageErrorCode } from '../storage-error';
+import { createUser, expectStorageError, missingId, useTestDatabase } from './suite-helpers';
+import type { TestDatabaseFactory } from './test-database';
+
+/** API keys: lookup by hash, immediate revocation, throttled last-use writes, constraints. */
+export function describeApiKeysContract(factory: TestDatabaseFactory): void {
+  describe('api keys', () => {
+    const current = useTestDatabase(factory);
+
+    it('stores a portal key and a user key and finds each by secret hash', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      const admin = await createUser(database, 'admin');
+      const portalKey = await apiKeys.create({ role: 'portal', portalId: 'p1', trustClientUserId: true, prefix: 'adk_p', secretHash: 'hash-portal', label: 'Portal one' });
+      const adminKey = await apiKeys.create({ id: newId(), role: 'admin', ownerUserId: admin.id, prefix: 'adk_a', secretHash: 'hash-admin', label: 'Bootstrap' });
+      expect(portalKey).toMatchObject({ role: 'portal', portalId: 'p1', ownerUserId: null, trustClientUserId: true, revokedAt: null, lastUsedAt: null });
+      expect(adminKey).toMatchObject({ role: 'admin', ownerUserId: admin.id, portalId: null, trustClientUserId: false });
+      expect(await apiKeys.findActiveBySecretHash('hash-portal')).toEqual(portalKey);
+      expect(await apiKeys.findActiveBySecretHash('hash-admin')).toEqual(adminKey);
+      expect(await apiKeys.findActiveBySecretHash('hash-unknown')).toBeUndefined();
+    });
+
+    it('revocation takes effect on the next lookup and is idempotent', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      const key = await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: 'hash-1', label: 'k' });
+      database.clock.advance(5000);
+      const revoked = await apiKeys.revoke(key.id);
+      expect(revoked.revokedAt).toEqual(new Date(database.clock.now()));
+      expect(await apiKeys.findActiveBySecretHash('hash-1')).toBeUndefined();
+      database.clock.advance(5000);
+      expect((await apiKeys.revoke(key.id)).revokedAt).toEqual(revoked.revokedAt);
+      await expectStorageError(apiKeys.revoke(missingId), StorageErrorCode.NotFound, 'api-key');
+    });
+
+    it('rejects duplicate hashes and unknown owners', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: 'same', label: 'a' });
+      await expectStorageError(apiKeys.create({ role: 'portal', portalId: 'p2', prefix: 'adk_p', secretHash: 'same', label: 'b' }), StorageErrorCode.Conflict, 'api-key');
+      await expectStorageError(apiKeys.create({ role: 'user', ownerUserId: missingId, prefix: 'adk_u', secretHash: 'other', label: 'c' }), StorageErrorCode.NotFound, 'user');
+    });
+
+    it('the schema refuses a trusted non-portal key and a user key without owner', async () => {
+      const { db } = current().database;
+      const insert = (role: string, owner: string | null, portal: string | null, trust: number) =>
+        sql`insert into api_keys (id, prefix, secret_hash, role, owner_user_id, portal_id, trust_client_user_id, label, created_at)
+            values (${newId()}, 'p', ${newId()}, ${role}, ${owner}, ${portal}, ${trust}, 'l', 0)`.execute(db);
+      await expect(insert('admin', null, null, 0)).rejects.toThrow();
+      await expect(insert('portal', null, null, 0)).rejects.toThrow();
+      await expect(insert('superuser', null, 'p1', 0)).rejects.toThrow();
+      const user = await createUser(current(), 'u');
+      await expect(insert('user', user.id, null, 1)).rejects.toThrow();
+    });
+
+    it('records use at most once per interval', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      const key = await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: 'h', label: 'k' });
+      const first = database.clock.now();
+      await apiKeys.recordUse(key.id);
+      database.clock.advance(30_000);
+      await apiKeys.recordUse(key.id);
+      expect((await apiKeys.getById(key.id)).lastUsedAt).toEqual(new Date(first));
+      database.clock.advance(30_000);
+      await apiKeys.recordUse(key.id);
+      expect((await apiKeys.getById(key.id)).lastUsedAt).toEqual(new Date(database.clock.now()));
+    });
+
+    it('lists keys newest first, hiding revoked ones unless asked', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      const keys = [];
+      for (const hash of ['a', 'b', 'c']) {
+        database.clock.advance(1000);
+        keys.push(await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: hash, label: hash }));
+      }
+      await apiKeys.revoke(keys[1]!.id);
+      expect((await apiKeys.list()).items.map((key) => key.label)).toEqual(['c', 'a']);
+      expect((await apiKeys.list({ includeRevoked: true })).items.map((key) => key.label)).toEqual(['c', 'b', 'a']);
+      const page = await apiKeys.list({ includeRevoked: true }, { limit: 2 });
+      const rest = await apiKeys.list({ includeRevoked: true }, { limit: 2, cursor: page.nextCursor });
+      expect([...page.items, ...rest.items].map((key) => key.label)).toEqual(['c', 'b', 'a']);
+    });
+  });
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from './suite-helpers';
+import type { TestDatabaseFactory } from './test-database';
+
+/** The audit log: append, then list newest first with filters and pagination. */
+export function describeAuditContract(factory: TestDatabaseFactory): void {
+  describe('audit log', () => {
+    const current = useTestDatabase(factory);
+
+    it('appends records and reads them back exactly', async () => {
+      const database = current();
+      const entry = await database.repositories.audit.append({
+        actorPrincipalId: 'u-admin',
+        actorApiKeyId: 'k-1',
+        action: 'admin.session.read',
+        targetUserId: 'u-alice',
+        sessionId: 's-1',
+        reason: 'support ticket #42',
+        requestId: 'req-1',
+      });
+      expect(entry).toEqual({
+        id: entry.id,
+        at: new Date(database.clock.now()),
+        actorPrincipalId: 'u-admin',
+        actorApiKeyId: 'k-1',
+        action: 'admin.session.read',
+        targetUserId: 'u-alice',
+        sessionId: 's-1',
+        reason: 'support ticket #42',
+        requestId: 'req-1',
+      });
+      const minimal = await database.repositories.audit.append({ actorPrincipalId: 'u-admin', action: 'api-key.create' });
+      expect(minimal).toMatchObject({ actorApiKeyId: null, targetUserId: null, sessionId: null, reason: null, requestId: null });
+      expect((await database.repositories.audit.list()).items).toEqual([minimal, entry]);
+    });
+
+    it('lists newest first with filters and a cursor', async () => {
+      const database = current();
+      const { audit } = database.repositories;
+      const start = database.clock.now();
+      const appended = [];
+      for (let index = 0; index < 9; index += 1) {
+        // Two records per millisecond: the id breaks ties.
+        database.clock.set(start + Math.floor(index / 2));
+        appended.push(
+          await audit.append({
+            actorPrincipalId: index % 2 === 0 ? 'u-admin' : 'u-viewer',
+            action: index % 3 === 0 ? 'admin.sessions.list' : 'admin.session.read',
+            targetUserId: index % 3 === 0 ? null : `u-${index % 2}`,
+            sessionId: `s-${index}`,
+          }),
+        );
+      }
+      const newestFirst = [...appended].reverse();
+      const walked = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof audit.list>> = await audit.list({}, { limit: 4, cursor });
+        walked.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      expect(walked).toEqual(newestFirst);
+      expect((await audit.list({ actorPrincipalId: 'u-viewer' })).items).toEqual(newestFirst.filter((entry) => entry.actorPrincipalId === 'u-viewer'));
+      expect((await audit.list({ targetUserId: 'u-1' })).items).toEqual(newestFirst.filter((entry) => entry.targetUserId === 'u-1'));
+      expect((await audit.list({ action: 'admin.sessions.list' })).items).toEqual(newestFirst.filter((entry) => entry.action === 'admin.sessions.list'));
+      expect((await audit.list({ sessionId: 's-4' })).items).toEqual([appended[4]]);
+      expect((await audit.list({ from: new Date(start + 1), before: new Date(start + 3) })).items).toEqual(newestFirst.filter((entry) => entry.at.getTime() >= start + 1 && entry.at.getTime() < start + 3));
+    });
+  });
+}

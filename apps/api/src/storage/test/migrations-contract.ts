@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../migrate';
+import { useTestDatabase } from './suite-helpers';
+import type { TestDatabaseFactory } from './test-database';
+
+/** The one migration set: applied once, then a no-op. */
+export function describeMigrationsContract(factory: TestDatabaseFactory): void {
+  describe('migrations', () => {
+    const current = useTestDatabase(factory);
+
+    it('is already at the latest version and re-running applies nothing', async () => {
+      const { database } = current();
+      expect(await migrateToLatest(database)).toEqual([]);
+      const tables = await database.db.introspection.getTables();
+      expect(tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort()).toEqual([
+        'api_keys',
+        'audit_log',
+        'messages',
+        'sessions',
+        'tool_results',
+        'users',
+      ]);
+    });
+  });
+}

@@ -1,0 +1,26 @@
+import { describe } from 'vitest';
+import { describeApiKeysContract } from './api-keys-contract';
+import { describeAuditContract } from './audit-contract';
+import { describeMessagesContract } from './messages-contract';
+import { describeMigrationsContract } from './migrations-contract';
+import { describeOwnershipContract } from './ownership-contract';
+import { describePaginationContract } from './pagination-contract';
+import { describeSessionsContract } from './sessions-contract';
+import type { TestDatabaseFactory } from './test-database';
+import { describeToolResultsContract } from './tool-results-contract';
+import { describeUsersContract } from './users-contract';
+
+/** The one repository test suite; each engine's spec runs it with its own database factory. */
+export function describeRepositorySuite(engine: string, factory: TestDatabaseFactory): void {
+  describe(`storage repositories on ${engine}`, () => {
+    describeMigrationsContract(factory);
+    describeUsersContract(factory);
+    describeApiKeysContract(factory);
+    describeSessionsContract(factory);
+    describeOwnershipContract(factory);
+    describePaginationContract(factory);
+    describeMessagesContract(factory);
+    describeToolResultsContract(factory);
+    describeAuditContract(factory);
+  });
+}

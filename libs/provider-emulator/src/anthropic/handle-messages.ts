@@ -1,0 +1,77 @@
+import { recordExchange, type EmulatorContext } from '../emulator-context';
+import { headerValue, type Exchange } from '../http/exchange';
+import { sendJson } from '../http/respond';
+import { randomToken } from '../ids';
+import { isRecord, parseJsonBody, stringOrUndefined, type JsonObject } from '../json';
+import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
+import type { JsonRequest } from '../reply/reply-plan';
+import { anthropicErrorBody, defaultAnthropicError } from './errors';
+import { messageBody, type MessageIdentity } from './message-body';
+import { anthropicFrame, messageFrames } from './stream';
+import { outputSchemaOf, validateMessagesRequest, type AnthropicVersion } from './validate-request';
+
+/** `POST /v1/messages`: validate like Anthropic (per API version), then answer. */
+export async function handleMessages(exchange: Exchange, context: EmulatorContext): Promise<void> {
+  const parsed = parseJsonBody(exchange.bodyText);
+  const body: JsonObject = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
+  const stream = body.stream === true;
+  const model = stringOrUndefined(body.model);
+  const requestId = `req_01${randomToken(22)}`;
+  recordExchange(context, exchange, { provider: 'anthropic', body: parsed.ok ? parsed.value : parsed.text, model, stream, requestId });
+
+  const baseHeaders = { 'request-id': requestId };
+  const version = headerValue(exchange.request, 'anthropic-version');
+  const rejection = validateMessagesRequest(
+    {
+      version,
+      apiKey: headerValue(exchange.request, 'x-api-key'),
+      authorization: headerValue(exchange.request, 'authorization'),
+    },
+    parsed,
+  );
+  if (rejection !== undefined) {
+    sendJson(exchange.response, rejection.status, anthropicErrorBody(rejection.type, rejection.message, requestId), baseHeaders);
+    return;
+  }
+
+  const identity: MessageIdentity = {
+    id: `msg_01${randomToken(22)}`,
+    model: model ?? '',
+    version: version as AnthropicVersion,
+  };
+  const renderer: ReplyRenderer = {
+    baseHeaders,
+    error: (reply) => {
+      const defaults = defaultAnthropicError(reply.status);
+      const headers: Record<string, string> = {};
+      if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
+      if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
+      return {
+        status: reply.status,
+        headers,
+        body: anthropicErrorBody(reply.type ?? defaults.type, reply.message ?? defaults.message, requestId),
+      };
+    },
+    answerBody: (plan) => messageBody(plan, identity),
+    streamFrames: (plan) => messageFrames(plan, identity),
+    streamErrorFrame: (fault) => {
+      const defaults = defaultAnthropicError(fault.status ?? 529);
+      return anthropicFrame(
+        'error',
+        JSON.stringify({ type: 'error', error: { type: fault.type ?? defaults.type, message: fault.message ?? defaults.message } }),
+      );
+    },
+    malformedFrame: (data) => anthropicFrame('content_block_delta', data),
+  };
+
+  const output = outputSchemaOf(body);
+  const json: JsonRequest = output === undefined ? { kind: 'none' } : { kind: 'schema', schema: output.schema };
+  await executeReply({
+    response: exchange.response,
+    reply: context.queue.take({ provider: 'anthropic', model, stream }),
+    stream,
+    facts: { json, requestCharacters: exchange.bodyText.length },
+    defaultChunkSize: context.defaultChunkSize,
+    renderer,
+  });
+}

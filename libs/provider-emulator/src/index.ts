@@ -1,0 +1,33 @@
+export { startProviderEmulator, type ProviderEmulator, type ProviderEmulatorOptions } from './emulator';
+export type { ProviderName, RecordedRequest } from './types';
+export type {
+  AnswerReply,
+  AnswerReplyCommon,
+  ErrorReply,
+  HangReply,
+  JsonReply,
+  RefusalReply,
+  ReplyCommon,
+  ReplyMatch,
+  ScriptedFinishReason,
+  ScriptedReply,
+  ScriptedToolCall,
+  StreamFault,
+  TextReply,
+  ToolCallsReply,
+  UsageOverride,
+} from './script/scripted-reply';
+export { scriptedReplySchema, parseScriptedReplies } from './script/scripted-reply-schema';
+export { defaultReplyText } from './reply/reply-plan';
+export { jsonFromSchema } from './json-from-schema';
+export {
+  findStrictSchemaViolation,
+  strictSchemaErrorMessage,
+  type StrictSchemaViolation,
+} from './openai/validate-strict-schema';
+export { findOutputSchemaViolation } from './anthropic/validate-output-schema';
+export {
+  findSchemaParseViolations,
+  findSchemaSemanticViolations,
+  type SchemaFieldViolation,
+} from './gemini/validate-response-schema';

@@ -1,0 +1,26 @@
+import type { JsonSchema } from '../types/json-schema';
+import { lowerForAnthropic } from './lower-for-anthropic';
+import { lowerForGemini } from './lower-for-gemini';
+import { lowerForOpenAiStrict } from './lower-for-openai-strict';
+import type { LoweredSchema, SchemaTarget } from './schema-change';
+
+/**
+ * Lowers the caller's JSON Schema to the dialect a provider accepts, reporting every change:
+ * what moved into descriptions (and is only checked afterwards), what was rewritten, added or
+ * dropped, each with a JSON pointer into the ORIGINAL schema. `restore` maps an answer produced
+ * under the lowered schema back to the caller's shape.
+ *
+ * Pure and deterministic: the input is never mutated, and equal input gives equal output.
+ * Throws `SchemaLoweringError` when the schema cannot be expressed for the target at all
+ * (recursion for Anthropic/Gemini, unresolvable `$ref`, invalid or unsatisfiable schemas).
+ */
+export function lowerJsonSchema(schema: JsonSchema, target: SchemaTarget): LoweredSchema {
+  switch (target) {
+    case 'openai-strict':
+      return lowerForOpenAiStrict(schema);
+    case 'anthropic':
+      return lowerForAnthropic(schema);
+    case 'gemini':
+      return lowerForGemini(schema);
+  }
+}
