@@ -53,14 +53,15 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
       const warnings: ChatWarning[] = [];
       const settings = resolveCallSettings(options, 1, warnings);
       const outputMode = normalizeResponseFormat(options.responseFormat);
-      const output = buildAnthropicOutputSettings(outputMode);
+      const output = buildAnthropicOutputSettings(outputMode, warnings);
       const conversation = convertToAnthropicMessages(options.messages);
       const body: Record<string, unknown> = {
         model: settings.model,
         max_tokens: settings.maxTokens ?? defaultAnthropicMaxTokens,
         messages: conversation.messages,
       };
-      if (conversation.system !== undefined) body['system'] = conversation.system;
+      const system = [conversation.system, output.systemInstruction].filter((text) => text !== undefined).join('\n\n');
+      if (system !== '') body['system'] = system;
       if (settings.temperature !== undefined) {
         if (apiVersion === '2023-06-01') body['temperature'] = settings.temperature;
         else {

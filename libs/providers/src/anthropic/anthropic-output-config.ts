@@ -1,28 +1,43 @@
+import { jsonInstruction } from '../response-format/mentions-json';
 import type { OutputMode } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
 import type { LoweredSchema } from '../schema/schema-change';
-
-/** Anthropic has no schema-less JSON mode: "any JSON object" is expressed as a permissive object schema. */
-const anyObjectSchema = { type: 'object' };
+import type { ChatWarning } from '../types/result';
 
 export interface AnthropicOutputSettings {
   outputConfig: { format: { type: 'json_schema'; schema: Record<string, unknown> } } | undefined;
+  /** An instruction appended to the system prompt, for JSON mode. */
+  systemInstruction: string | undefined;
   lowered: LoweredSchema | undefined;
 }
 
 /**
  * Structured output goes in `output_config.format`; the answer then arrives as ordinary text, so
  * streaming keeps real incremental deltas. Schemas are lowered to Anthropic's supported subset.
+ *
+ * Schema-less JSON mode is the exception: Anthropic requires `additionalProperties:false` on every
+ * object, so "any object" cannot be written as a schema (`{type:'object', additionalProperties:false}`
+ * would constrain the answer to `{}`). It is asked for by instruction and validated afterwards.
  */
-export function buildAnthropicOutputSettings(mode: OutputMode): AnthropicOutputSettings {
+export function buildAnthropicOutputSettings(mode: OutputMode, warnings: ChatWarning[]): AnthropicOutputSettings {
   switch (mode.kind) {
     case 'text':
-      return { outputConfig: undefined, lowered: undefined };
+      return { outputConfig: undefined, systemInstruction: undefined, lowered: undefined };
     case 'json-object':
-      return { outputConfig: { format: { type: 'json_schema', schema: anyObjectSchema } }, lowered: undefined };
+      warnings.push({
+        type: 'json-prompt-added',
+        message:
+          'Anthropic cannot constrain output to "any JSON object" (its schemas must close every object); ' +
+          `asked by instruction instead ("${jsonInstruction}") and validated afterwards`,
+      });
+      return { outputConfig: undefined, systemInstruction: jsonInstruction, lowered: undefined };
     case 'json-schema': {
       const lowered = lowerJsonSchema(mode.schema, 'anthropic');
-      return { outputConfig: { format: { type: 'json_schema', schema: lowered.schema } }, lowered };
+      return {
+        outputConfig: { format: { type: 'json_schema', schema: lowered.schema } },
+        systemInstruction: undefined,
+        lowered,
+      };
     }
   }
 }

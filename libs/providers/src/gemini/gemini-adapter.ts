@@ -35,7 +35,8 @@ function toGeminiTools(tools: readonly ToolDefinition[], warnings: ChatWarning[]
       parameters: lowered.schema,
     };
   });
-  return [{ functionDeclarations }] as Tool[];
+  // The SDK types parameters as its own schema type; the lowered schema is exactly that subset.
+  return [{ functionDeclarations }] as unknown as Tool[];
 }
 
 function toGeminiToolConfig(choice: ToolChoice): ToolConfig {

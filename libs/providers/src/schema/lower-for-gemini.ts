@@ -45,6 +45,8 @@ class GeminiLowering {
       branches = branches.map(makeNullable);
       for (const branch of nullBranches) {
         this.changes.add(branch.pointer, 'type', 'union-rewritten', 'Gemini has no null type: null became "nullable": true on the other branches.');
+        // The branch itself disappears; what it carried is reported like anywhere else.
+        lowerKeywords('gemini', branch, undefined, this.changes);
       }
     }
     const [single] = branches;

@@ -1,0 +1,52 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { z } from 'zod';
+import { auditActions } from '../audit/audit-actions';
+import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { REPOSITORIES } from '../core/tokens';
+import type { adminListSessionsQuery } from '../sessions/session-inputs';
+import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from '../sessions/session-json';
+import type { Page, Repositories } from '../storage';
+import type { adminReadSessionQuery } from './admin-inputs';
+
+/** A session with one page of its transcript. */
+export interface SessionWithMessages {
+  readonly session: SessionJson;
+  readonly messages: Page<MessageJson>;
+}
+
+/** Cross-user reads for admins and viewers; reading another user's session writes an audit record. */
+@Injectable()
+export class AdminSessionsService {
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
+  ) {}
+
+  async list(query: z.output<typeof adminListSessionsQuery>): Promise<Page<SessionJson>> {
+    const page = await this.repositories.sessions.listAllSessionsForAdmin(
+      {
+        ...(query.userId === undefined ? {} : { ownerUserId: query.userId }),
+        ...(query.status === undefined ? {} : { status: query.status }),
+        ...(query.createdFrom === undefined ? {} : { createdFrom: query.createdFrom }),
+        ...(query.createdBefore === undefined ? {} : { createdBefore: query.createdBefore }),
+        ...(query.label === undefined ? {} : { labelContains: query.label }),
+      },
+      { limit: query.limit, cursor: query.cursor ?? null },
+    );
+    return { items: page.items.map(toSessionJson), nextCursor: page.nextCursor };
+  }
+
+  async read(context: AuditContext, sessionId: string, query: z.output<typeof adminReadSessionQuery>): Promise<SessionWithMessages> {
+    const session = await this.repositories.sessions.getForAdmin(sessionId);
+    const messages = await this.repositories.messages.listForAdmin(sessionId, { limit: query.limit, cursor: query.cursor ?? null });
+    await this.audit.recordRead(context, auditActions.sessionRead, session);
+    return { session: toSessionJson(session), messages: { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor } };
+  }
+
+  async readMessages(context: AuditContext, sessionId: string, query: z.output<typeof adminReadSessionQuery>): Promise<Page<MessageJson>> {
+    const session = await this.repositories.sessions.getForAdmin(sessionId);
+    const messages = await this.repositories.messages.listForAdmin(sessionId, { limit: query.limit, cursor: query.cursor ?? null });
+    await this.audit.recordRead(context, auditActions.sessionMessagesRead, session);
+    return { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor };
+  }
+}

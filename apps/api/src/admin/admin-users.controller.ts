@@ -1,0 +1,32 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { RequireScope } from '../auth/route-policy';
+import { REPOSITORIES } from '../core/tokens';
+import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
+import { ValidQuery } from '../http/validated';
+import { pageJsonSchema } from '../sessions/session-json';
+import type { Page, Repositories } from '../storage';
+import { adminListUsersQuery } from './admin-inputs';
+import { toUserJson, userJsonSchema, type UserJson } from './user-json';
+
+/** Every user (AgentDesk's own and portals' end users), for admins and viewers. */
+@ApiTags('admin')
+@ApiKeyAuthenticated()
+@Refuses(400, 401, 403, 429)
+@RequireScope('users:read')
+@Controller('v1/admin/users')
+export class AdminUsersController {
+  constructor(@Inject(REPOSITORIES) private readonly repositories: Repositories) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List users, newest first (filter by portal, search external id or name)' })
+  @Returns(200, pageJsonSchema(userJsonSchema), 'One page of users')
+  async list(@ValidQuery(adminListUsersQuery) query: z.output<typeof adminListUsersQuery>): Promise<Page<UserJson>> {
+    const page = await this.repositories.users.listForAdmin(
+      { ...(query.portalId === undefined ? {} : { portalId: query.portalId }), ...(query.search === undefined ? {} : { search: query.search }) },
+      { limit: query.limit, cursor: query.cursor ?? null },
+    );
+    return { items: page.items.map(toUserJson), nextCursor: page.nextCursor };
+  }
+}
