@@ -220,28 +220,34 @@ class ChunkedTokenCounter implements TokenCounter {
 
   private computeMessage(message: ChatMessage, limit: number): TokenCount {
     let fixed = MESSAGE_OVERHEAD_TOKENS;
+    let text: string;
     switch (message.role) {
       case 'tool':
         fixed += this.countText(message.toolCallId) + this.countText(message.toolName);
+        text = flattenContent(message.content);
         break;
       case 'assistant':
         for (const call of message.toolCalls ?? []) {
           fixed += TOOL_CALL_OVERHEAD_TOKENS + this.countText(call.id) + this.countText(call.name);
           fixed += this.countText(call.arguments);
         }
+        text = flattenContent(message.content);
         break;
-      case 'user':
-        if (typeof message.content !== 'string') {
-          const texts = message.content.flatMap((part) => (part.type === 'text' ? [part] : []));
-          fixed += (message.content.length - texts.length) * IMAGE_PART_TOKENS;
-          const content = this.countTextUpTo(flattenContent(texts), limit - fixed);
-          return { tokens: fixed + content.tokens, exact: content.exact };
+      case 'user': {
+        if (typeof message.content === 'string') {
+          text = message.content;
+          break;
         }
+        const texts = message.content.flatMap((part) => (part.type === 'text' ? [part] : []));
+        fixed += (message.content.length - texts.length) * IMAGE_PART_TOKENS;
+        text = flattenContent(texts);
         break;
+      }
       case 'system':
+        text = message.content;
         break;
     }
-    const content = this.countTextUpTo(flattenContent(message.content), limit - fixed);
+    const content = this.countTextUpTo(text, limit - fixed);
     return { tokens: fixed + content.tokens, exact: content.exact };
   }
 

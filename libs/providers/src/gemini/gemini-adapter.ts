@@ -16,17 +16,21 @@ import { readGeminiResponse } from './read-gemini-response';
 
 /** The part of the legacy Gemini client we use. */
 export type GeminiModelClient = Pick<GenerativeModel, 'generateContent' | 'generateContentStream'> &
-  Partial<Pick<GenerativeModel, 'model' | 'generationConfig'>>;
+  Partial<
+    Pick<GenerativeModel, 'model' | 'generationConfig' | 'safetySettings' | 'systemInstruction' | 'tools' | 'toolConfig'>
+  >;
 
 /** Function parameters go through the same lowering as response schemas: Gemini takes only its subset. */
 function toGeminiTools(tools: readonly ToolDefinition[], warnings: ChatWarning[]): Tool[] {
   const functionDeclarations = tools.map((tool) => {
     const lowered = lowerJsonSchema(tool.parameters, 'gemini');
-    if (lowered.changes.length) {
+    // Added property orderings are bookkeeping; only changes to what is enforced are worth a warning.
+    const meaningful = lowered.changes.filter((change) => change.action !== 'added');
+    if (meaningful.length) {
       warnings.push({
         type: 'schema-lowered',
         setting: `tools.${tool.name}.parameters`,
-        message: `Gemini parameter schema for ${tool.name} was lowered: ${lowered.changes.map((change) => `${change.pointer || '/'} ${change.keyword} ${change.action}`).join('; ')}`,
+        message: `Gemini parameter schema for ${tool.name} was lowered: ${meaningful.map((change) => `${change.pointer || '/'} ${change.keyword} ${change.action}`).join('; ')}`,
       });
     }
     return {
@@ -76,12 +80,20 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
       const generationConfig: Record<string, unknown> = { ...client.generationConfig, ...output.generationConfig };
       if (settings.maxTokens !== undefined) generationConfig['maxOutputTokens'] = settings.maxTokens;
       if (settings.temperature !== undefined) generationConfig['temperature'] = settings.temperature;
-      const body: Record<string, unknown> = { contents: conversation.contents };
-      if (Object.keys(generationConfig).length) body['generationConfig'] = generationConfig;
-      if (conversation.systemInstruction) body['systemInstruction'] = conversation.systemInstruction;
+      // Mirrors how the SDK merges model-level settings into the request, so `body` is exactly what is sent.
+      const body: Record<string, unknown> = {
+        generationConfig,
+        safetySettings: client.safetySettings ?? [],
+        contents: conversation.contents,
+      };
+      const systemInstruction = conversation.systemInstruction ?? client.systemInstruction;
+      if (systemInstruction) body['systemInstruction'] = systemInstruction;
       if (options.tools?.length) {
         body['tools'] = toGeminiTools(options.tools, warnings);
         if (options.toolChoice !== undefined) body['toolConfig'] = toGeminiToolConfig(options.toolChoice);
+      } else if (client.tools) {
+        body['tools'] = client.tools;
+        if (client.toolConfig) body['toolConfig'] = client.toolConfig;
       }
       return {
         body,

@@ -51,6 +51,8 @@ class Normalizer implements NormalizeContext {
   readonly arrayItemsRequired: boolean;
   private readonly definitions = new Map<string, { name: string; node?: SchemaNode }>();
   private readonly usedNames = new Set<string>();
+  /** Targets of references that were inlined: their definitions are used even if no `$ref` is kept. */
+  private readonly inlinedTargets = new Set<string>();
   private nodeCount = 0;
 
   constructor(
@@ -88,7 +90,9 @@ class Normalizer implements NormalizeContext {
       if (!isPlainObject(definitions)) continue;
       for (const name of Object.keys(definitions)) {
         const pointer = appendPointer('', keyword, name);
-        if (!this.definitions.has(pointer)) this.changes.add(pointer, keyword, 'dropped', 'Never referenced, so it is not sent.');
+        if (!this.definitions.has(pointer) && !this.inlinedTargets.has(pointer)) {
+          this.changes.add(pointer, keyword, 'dropped', 'Never referenced, so it is not sent.');
+        }
       }
     }
   }
@@ -171,6 +175,7 @@ class Normalizer implements NormalizeContext {
     } else if (recursive) {
       throw this.recursionError(ref, refPointer);
     }
+    this.inlinedTargets.add(target.pointer);
     this.changes.add(
       refPointer,
       '$ref',
@@ -221,6 +226,7 @@ class Normalizer implements NormalizeContext {
           expand(rest, entryScope);
           return;
         }
+        this.inlinedTargets.add(target.pointer);
         this.changes.add(at, '$ref', 'ref-inlined', `Replaced by the schema at ${ref}.`);
         expand(rest, entryScope);
         expand(new Located(target.value, target.pointer), [...entryScope, target.pointer]);

@@ -25,7 +25,7 @@ function reachableDefinitions(root: SchemaObject, walked: ReadonlySet<string>): 
 }
 
 const TARGETS: readonly SchemaTarget[] = ['openai-strict', 'anthropic', 'gemini'];
-const RUNS = { numRuns: 3000 };
+const RUNS = { numRuns: 200 };
 
 const anySchema = fc.oneof(withDefinitions(losslessSchema), withDefinitions(realisticSchema));
 

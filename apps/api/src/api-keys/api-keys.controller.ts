@@ -1,0 +1,47 @@
+import { Controller, Delete, Get, Inject, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { RequireScope } from '../auth/route-policy';
+import { idSchema } from '../http/inputs';
+import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
+import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
+import { pageJsonSchema } from '../sessions/session-json';
+import type { Page } from '../storage';
+import { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
+import { apiKeyJsonSchema, createdApiKeyJsonSchema, type ApiKeyJson, type CreatedApiKeyJson } from './api-key-json';
+import { ApiKeysService } from './api-keys.service';
+
+/** API keys (admin only). */
+@ApiTags('admin')
+@ApiKeyAuthenticated()
+@Refuses(400, 401, 403, 429)
+@Controller('v1/admin/api-keys')
+export class ApiKeysController {
+  constructor(@Inject(ApiKeysService) private readonly apiKeys: ApiKeysService) {}
+
+  @Post()
+  @RequireScope('api-keys:write')
+  @ApiOperation({ summary: 'Create an API key; the full key is in this answer only' })
+  @Returns(201, createdApiKeyJsonSchema, 'The key’s metadata and the key itself (shown once)')
+  @Refuses(404, 409, 413)
+  create(@ValidBody(createApiKeyBody) body: z.output<typeof createApiKeyBody>): Promise<CreatedApiKeyJson> {
+    return this.apiKeys.create(body);
+  }
+
+  @Get()
+  @RequireScope('api-keys:read')
+  @ApiOperation({ summary: 'List API keys, newest first (revoked ones with includeRevoked=true)' })
+  @Returns(200, pageJsonSchema(apiKeyJsonSchema), 'One page of keys')
+  list(@ValidQuery(listApiKeysQuery) query: z.output<typeof listApiKeysQuery>): Promise<Page<ApiKeyJson>> {
+    return this.apiKeys.list(query);
+  }
+
+  @Delete(':id')
+  @RequireScope('api-keys:write')
+  @ApiOperation({ summary: 'Revoke an API key; it stops working on the next request' })
+  @Returns(200, apiKeyJsonSchema, 'The revoked key')
+  @Refuses(404)
+  revoke(@ValidParam('id', idSchema) id: string): Promise<ApiKeyJson> {
+    return this.apiKeys.revoke(id);
+  }
+}

@@ -1,0 +1,47 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { z } from 'zod';
+import { generateApiKey } from '../auth/api-key-format';
+import { REPOSITORIES } from '../core/tokens';
+import { findOrCreateLocalUser } from '../auth/local-user';
+import type { Page, Repositories } from '../storage';
+import type { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
+import { toApiKeyJson, type ApiKeyJson, type CreatedApiKeyJson } from './api-key-json';
+
+/** Creating, listing and revoking API keys (admin only). */
+@Injectable()
+export class ApiKeysService {
+  constructor(@Inject(REPOSITORIES) private readonly repositories: Repositories) {}
+
+  async create(body: z.output<typeof createApiKeyBody>): Promise<CreatedApiKeyJson> {
+    const generated = generateApiKey();
+    const common = { id: generated.keyId, prefix: generated.visiblePrefix, secretHash: generated.secretHash, label: body.label };
+    if (body.role === 'portal') {
+      const stored = await this.repositories.apiKeys.create({
+        ...common,
+        role: 'portal',
+        portalId: body.portalId,
+        trustClientUserId: body.trustClientUserId === true,
+      });
+      return { apiKey: toApiKeyJson(stored), key: generated.key };
+    }
+    const owner =
+      body.userId !== undefined
+        ? await this.repositories.users.getById(body.userId)
+        : await findOrCreateLocalUser(this.repositories, body.externalId ?? '', body.displayName ?? null);
+    const stored = await this.repositories.apiKeys.create({ ...common, role: body.role, ownerUserId: owner.id, portalId: owner.portalId });
+    return { apiKey: toApiKeyJson(stored), key: generated.key };
+  }
+
+  async list(query: z.output<typeof listApiKeysQuery>): Promise<Page<ApiKeyJson>> {
+    const page = await this.repositories.apiKeys.list(
+      { includeRevoked: query.includeRevoked === true },
+      { limit: query.limit, cursor: query.cursor ?? null },
+    );
+    return { items: page.items.map(toApiKeyJson), nextCursor: page.nextCursor };
+  }
+
+  /** Revokes a key: the next request made with it gets 401 (lookups exclude revoked keys, nothing is cached). */
+  async revoke(apiKeyId: string): Promise<ApiKeyJson> {
+    return toApiKeyJson(await this.repositories.apiKeys.revoke(apiKeyId));
+  }
+}

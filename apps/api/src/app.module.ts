@@ -1,0 +1,33 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AdminModule } from './admin/admin.module';
+import { ApiKeysModule } from './api-keys/api-keys.module';
+import { AuditModule } from './audit/audit.module';
+import { AuthModule } from './auth/auth.module';
+import { CoreModule, type CoreValues } from './core/core.module';
+import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { RoutesModule } from './routes/routes.module';
+import { SessionsModule } from './sessions/sessions.module';
+
+/** The API: one module per concern over the core values `createApp` prepared. */
+@Module({})
+export class AppModule {
+  static forRoot(core: CoreValues): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(core),
+        AuthModule,
+        SessionsModule,
+        AdminModule,
+        ApiKeysModule,
+        AuditModule,
+        HealthModule,
+        MetricsModule,
+        OpenApiModule,
+        RoutesModule,
+      ],
+    };
+  }
+}

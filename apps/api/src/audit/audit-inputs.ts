@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { cursorSchema, dateTimeSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
+import { MAX_PAGE_SIZE } from '../storage';
+
+/** `GET /v1/admin/audit`. */
+export const listAuditQuery = z
+  .object({
+    actorId: singleLineText(200).optional(),
+    targetUserId: singleLineText(200).optional(),
+    sessionId: idSchema.optional(),
+    action: singleLineText(100).optional(),
+    from: dateTimeSchema.optional(),
+    before: dateTimeSchema.optional(),
+    limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
+    cursor: cursorSchema.optional(),
+  })
+  .strict();

@@ -1,0 +1,39 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { RequireScope } from '../auth/route-policy';
+import { REPOSITORIES } from '../core/tokens';
+import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
+import { ValidQuery } from '../http/validated';
+import { pageJsonSchema } from '../sessions/session-json';
+import type { Page, Repositories } from '../storage';
+import { listAuditQuery } from './audit-inputs';
+import { auditEntryJsonSchema, toAuditEntryJson, type AuditEntryJson } from './audit-json';
+
+/** The audit log (admin only). It is append-only: there is no route to change it. */
+@ApiTags('admin')
+@ApiKeyAuthenticated()
+@Refuses(400, 401, 403, 429)
+@RequireScope('audit:read')
+@Controller('v1/admin/audit')
+export class AuditController {
+  constructor(@Inject(REPOSITORIES) private readonly repositories: Repositories) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Read the audit log, newest first' })
+  @Returns(200, pageJsonSchema(auditEntryJsonSchema), 'One page of audit records')
+  async list(@ValidQuery(listAuditQuery) query: z.output<typeof listAuditQuery>): Promise<Page<AuditEntryJson>> {
+    const page = await this.repositories.audit.list(
+      {
+        ...(query.actorId === undefined ? {} : { actorPrincipalId: query.actorId }),
+        ...(query.targetUserId === undefined ? {} : { targetUserId: query.targetUserId }),
+        ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
+        ...(query.action === undefined ? {} : { action: query.action }),
+        ...(query.from === undefined ? {} : { from: query.from }),
+        ...(query.before === undefined ? {} : { before: query.before }),
+      },
+      { limit: query.limit, cursor: query.cursor ?? null },
+    );
+    return { items: page.items.map(toAuditEntryJson), nextCursor: page.nextCursor };
+  }
+}
