@@ -1,16 +1,28 @@
 import type { CutPlan, CutPoints, CutRequest } from './cut-plan';
 import { omissionMarker, type OmissionStats } from './truncation-notice';
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-const COMMA = 44;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
-const OPEN_BRACE = 123;
-const CLOSE_BRACE = 125;
+
+// Character classes for the array scan. A table lookup per character keeps the hot loop to one
+// load and one branch for the common case (plain characters inside nested values).
+const OTHER = 0;
+const WHITESPACE = 1;
+const QUOTE = 2;
+const OPENER = 3;
+const CLOSER = 4;
+const COMMA = 5;
+const CHARACTER_CLASS = new Uint8Array(65_536);
+for (const code of [32, 9, 10, 13]) CHARACTER_CLASS[code] = WHITESPACE;
+CHARACTER_CLASS[34] = QUOTE;
+CHARACTER_CLASS[OPEN_BRACKET] = OPENER;
+CHARACTER_CLASS[123] = OPENER;
+CHARACTER_CLASS[CLOSE_BRACKET] = CLOSER;
+CHARACTER_CLASS[125] = CLOSER;
+CHARACTER_CLASS[44] = COMMA;
 
 function isJsonWhitespace(code: number): boolean {
-  return code === 32 || code === 10 || code === 13 || code === 9;
+  return CHARACTER_CLASS[code] === WHITESPACE;
 }
 
 /** Index of the first non-whitespace character, or -1. */
@@ -23,6 +35,22 @@ function firstNonWhitespace(text: string): number {
 function lastNonWhitespace(text: string): number {
   for (let index = text.length - 1; index >= 0; index--) if (!isJsonWhitespace(text.charCodeAt(index))) return index;
   return -1;
+}
+
+/**
+ * Index of the quote closing the string opened at `open`, or -1 before `limit`. Jumps between
+ * quotes with the native `indexOf` (much faster than a character loop over long strings) and
+ * skips quotes escaped by an odd run of backslashes.
+ */
+function closingQuote(text: string, open: number, limit: number): number {
+  for (let from = open + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1 || quote >= limit) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 92) backslashes += 1;
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
 }
 
 /** Item boundaries of a top-level JSON array relative to a head cut and a tail cut. */
@@ -84,34 +112,38 @@ function scanArray(text: string, open: number, close: number, headCut: number, t
     layout.lastItemEnd = end;
   };
   for (let index = open + 1; index < close; index++) {
-    const code = text.charCodeAt(index);
-    if (code === QUOTE) {
-      if (depth === 1 && !inItem) startItem(index);
-      index += 1;
-      for (; index < close; index++) {
-        const inner = text.charCodeAt(index);
-        if (inner === BACKSLASH) index += 1;
-        else if (inner === QUOTE) break;
+    const kind = CHARACTER_CLASS[text.charCodeAt(index)]!;
+    if (kind <= WHITESPACE) {
+      if (kind === OTHER && depth === 1) {
+        if (!inItem) startItem(index);
+        lastSignificant = index;
       }
-      if (index >= close) return undefined;
-      lastSignificant = index;
       continue;
     }
-    if (isJsonWhitespace(code)) continue;
-    if (depth === 1) {
-      if (code === COMMA) {
-        if (!inItem) return undefined;
-        endItem(lastSignificant + 1);
-        continue;
-      }
-      if (!inItem) startItem(index);
+    if (kind === QUOTE) {
+      if (depth === 1 && !inItem) startItem(index);
+      const end = closingQuote(text, index, close);
+      if (end === -1) return undefined;
+      index = end;
+      if (depth === 1) lastSignificant = index;
+      continue;
     }
-    if (code === OPEN_BRACKET || code === OPEN_BRACE) depth += 1;
-    else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) {
+    if (kind === OPENER) {
+      if (depth === 1 && !inItem) startItem(index);
+      depth += 1;
+      continue;
+    }
+    if (kind === CLOSER) {
       depth -= 1;
       if (depth < 1) return undefined;
+      if (depth === 1) lastSignificant = index;
+      continue;
     }
-    lastSignificant = index;
+    // A comma: only those between top-level items matter.
+    if (depth === 1) {
+      if (!inItem) return undefined;
+      endItem(lastSignificant + 1);
+    }
   }
   if (depth !== 1) return undefined;
   if (inItem) endItem(lastSignificant + 1);

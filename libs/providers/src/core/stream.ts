@@ -1,3 +1,4 @@
+import { abortedError } from '../errors/abort';
 import { defaultRetryPolicy } from '../retry/retry-policy';
 import { withRetry } from '../retry/with-retry';
 import type { ToolCall } from '../types/messages';
@@ -82,6 +83,7 @@ export async function* stream(
       }
     }
   } catch (error) {
+    if (options.signal?.aborted) throw abortedError(adapter.provider, error);
     throw adapter.toProviderError(error);
   }
 

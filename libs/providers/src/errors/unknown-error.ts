@@ -10,7 +10,8 @@ export function unknownError(provider: ProviderName, error: unknown): ProviderEr
   return new ProviderError({
     provider,
     status: undefined,
-    code: 'network_error',
+    // A body that does not parse (e.g. a malformed stream chunk) is the provider's fault, not the network's.
+    code: error instanceof SyntaxError || /pars(e|ing)/i.test(message) ? 'malformed_response' : 'network_error',
     message,
     requestId: undefined,
     retryAfterMs: undefined,

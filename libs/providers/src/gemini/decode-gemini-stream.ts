@@ -1,4 +1,5 @@
 import type { EnhancedGenerateContentResponse } from '@google/generative-ai';
+import { ProviderError } from '../errors/provider-error';
 import type { StreamDelta } from '../core/provider-adapter';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { mapGeminiUsage } from './map-gemini-usage';
@@ -11,6 +12,18 @@ export async function* decodeGeminiStream(chunks: AsyncIterable<EnhancedGenerate
   let modelSent = false;
   for await (const chunk of chunks) {
     yield { type: 'raw', chunk };
+    // The legacy SDK passes an in-stream error object through as if it were a response chunk.
+    const streamError = (chunk as { error?: { code?: number; message?: string; status?: string } }).error;
+    if (streamError) {
+      throw new ProviderError({
+        provider: 'gemini',
+        status: streamError.code,
+        code: streamError.status,
+        message: streamError.message ?? 'Gemini reported an error inside the stream',
+        requestId: undefined,
+        retryAfterMs: undefined,
+      });
+    }
     const modelVersion = (chunk as { modelVersion?: string }).modelVersion;
     if (!modelSent && modelVersion) {
       modelSent = true;

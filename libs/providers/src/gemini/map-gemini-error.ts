@@ -1,5 +1,4 @@
 import { GoogleGenerativeAIAbortError, GoogleGenerativeAIFetchError } from '@google/generative-ai';
-import { abortedError } from '../errors/abort';
 import { ProviderError } from '../errors/provider-error';
 import { durationTextToMs } from '../errors/retry-after';
 import { unknownError } from '../errors/unknown-error';
@@ -30,9 +29,8 @@ function apiMessage(error: GoogleGenerativeAIFetchError): string {
 export function mapGeminiError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (error instanceof GoogleGenerativeAIAbortError) {
-    // The SDK reports its own timeout as an abort too; only a caller's abort is final.
-    const timedOut = /timeout/i.test(error.message);
-    if (!timedOut) return abortedError('gemini', error);
+    // The SDK aborts its own fetch on timeout with the same error as a caller's abort. The retry loop
+    // knows whether the caller's signal fired and reports that as an abort instead.
     return new ProviderError({
       provider: 'gemini',
       status: undefined,

@@ -1,3 +1,4 @@
+import { abortedError } from '../errors/abort';
 import type { ProviderError } from '../errors/provider-error';
 import type { RetryPolicy } from './retry-policy';
 
@@ -48,13 +49,14 @@ export async function withRetry<T>(run: (attempt: number) => Promise<T>, context
       return { value: await run(attempt), attempts: attempt };
     } catch (thrown) {
       const error = context.toProviderError(thrown);
-      if (!error.isRetryable || attempt >= context.policy.maxAttempts || context.signal?.aborted) throw error;
+      if (context.signal?.aborted) throw error.code === 'aborted' ? error : abortedError(error.provider, thrown);
+      if (!error.isRetryable || attempt >= context.policy.maxAttempts) throw error;
       const delay = error.retryAfterMs ?? backoffDelayMs(context.policy, attempt, random);
       if (waitedMs + delay > context.policy.maxTotalWaitMs) throw error;
       try {
         await sleep(delay, context.signal);
-      } catch (abortReason) {
-        throw context.toProviderError(abortReason ?? thrown);
+      } catch {
+        throw abortedError(error.provider, thrown);
       }
       waitedMs += delay;
     }

@@ -1,0 +1,164 @@
+import 'reflect-metadata';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DestinationStream, Logger } from 'pino';
+import { AppModule } from './app.module';
+import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
+import { describeConfig, type AppConfig } from './config/app-config';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
+import { createLogger } from './logging/create-logger';
+import { NestPinoLogger } from './logging/nest-pino-logger';
+import { ApiMetrics } from './metrics/api-metrics';
+import { registerHttpMetrics } from './metrics/http-metrics-hook';
+import { buildOpenApiDocument, OpenApiDocumentHolder } from './openapi/openapi-document';
+import { RegisteredRoutes, RouteInventory } from './routes/route-inventory';
+import { createRepositories, migrateToLatest, openDatabase, parseDatabaseUrl, type AppDatabase, type Clock, type Repositories } from './storage';
+
+/** Test and benchmark seams; production passes none. */
+export interface CreateAppOptions {
+  /** An open database to use (tests); it stays open when the app closes. Otherwise `config.database` is opened and closed with the app. */
+  readonly database?: AppDatabase;
+  /** The repositories' clock (tests). */
+  readonly clock?: Clock;
+  /** Where log lines go (tests capture them); stdout otherwise. */
+  readonly logDestination?: DestinationStream;
+}
+
+/** A created (not yet listening) API. */
+export interface AgentDeskApi {
+  readonly app: NestFastifyApplication;
+  readonly config: AppConfig;
+  readonly database: AppDatabase;
+  readonly repositories: Repositories;
+  readonly bootstrap: BootstrapResult;
+  readonly logger: Logger;
+  /** Listens on the configured host and port; returns the base URL. */
+  listen(): Promise<string>;
+  /** Stops the app, and closes the database when `createApp` opened it. */
+  close(): Promise<void>;
+}
+
+let instanceCount = 0;
+
+/**
+ * Builds the API: opens and migrates the database, ensures an admin key (and the dev-mode user),
+ * then starts Nest on Fastify with the global guard, the error filter, request ids, metrics and
+ * the OpenAPI document. Used by `main.ts`, the tests and the benchmarks.
+ */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<AgentDeskApi> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  const ownsDatabase = options.database === undefined;
+  const database = options.database ?? openConfiguredDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const repositories = createRepositories(database, options.clock === undefined ? {} : { clock: options.clock });
+    const bootstrap = await bootstrapAccess(repositories, config, logger);
+    const app = await startNest(config, { database, repositories, bootstrap, logger });
+    return {
+      app,
+      config,
+      database,
+      repositories,
+      bootstrap,
+      logger,
+      async listen() {
+        await app.listen({ host: config.http.host, port: config.http.port });
+        const address = app.getHttpServer().address();
+        const port = typeof address === 'object' && address !== null ? address.port : config.http.port;
+        const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+        return `http://${host}:${port}`;
+      },
+      async close() {
+        try {
+          await app.close();
+        } finally {
+          if (ownsDatabase) await database.destroy();
+        }
+      },
+    };
+  } catch (error) {
+    if (ownsDatabase) await database.destroy();
+    throw error;
+  }
+}
+
+async function startNest(
+  config: AppConfig,
+  prepared: { database: AppDatabase; repositories: Repositories; bootstrap: BootstrapResult; logger: Logger },
+): Promise<NestFastifyApplication> {
+  const { logger } = prepared;
+  const metrics = new ApiMetrics();
+  const registeredRoutes = new RegisteredRoutes();
+  instanceCount += 1;
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: config.http.bodyLimitBytes,
+    genReqId: requestIdOf,
+    requestIdLogLabel: 'requestId',
+    trustProxy: false,
+  });
+  const fastify = adapter.getInstance();
+  fastify.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.routes.push({ method, path: route.url });
+  });
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  registerHttpMetrics(fastify, metrics);
+
+  const openApiDocument = new OpenApiDocumentHolder();
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule.forRoot({
+      config,
+      database: prepared.database,
+      repositories: prepared.repositories,
+      logger,
+      metrics,
+      access: { devUserId: prepared.bootstrap.devUserId, strategyName: `agentdesk-api-key-${instanceCount}` },
+      openApiDocument,
+      registeredRoutes,
+    }),
+    adapter,
+    // abortOnError false: a failing start throws to the caller instead of exiting the process.
+    { logger: new NestPinoLogger(logger), abortOnError: false },
+  );
+  try {
+    await app.register(fastifyRateLimit, { global: false });
+    app.useGlobalFilters(new ApiExceptionFilter(logger, (code) => metrics.errors.inc({ code })));
+    await app.init();
+    openApiDocument.set(buildOpenApiDocument(app));
+    await fastify.ready();
+    warnAboutUnguardedRoutes(app, logger);
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+
+  logger.info({ config: describeConfig(config) }, 'AgentDesk API configured');
+  if (config.auth.devMode) {
+    logger.warn(
+      'DEV MODE IS ON: requests without an API key act as the local anonymous user. Never enable AGENTDESK_DEV_MODE on a shared or exposed machine.',
+    );
+  }
+  return app;
+}
+
+// The guard already refuses such routes; saying so at start makes the mistake visible at once.
+function warnAboutUnguardedRoutes(app: NestFastifyApplication, logger: Logger): void {
+  for (const route of app.get(RouteInventory).routes()) {
+    if (route.policy === undefined) {
+      logger.error({ method: route.method, path: route.path }, 'route has no access policy (@Public or @RequireScope); every call is refused');
+    }
+  }
+}
+
+function openConfiguredDatabase(config: AppConfig): AppDatabase {
+  const url = config.database.url.reveal();
+  const target = parseDatabaseUrl(url);
+  if (target.dialect === 'sqlite' && target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
+  return openDatabase({ url, poolSize: config.database.poolSize });
+}

@@ -1,0 +1,134 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenerativeAI } from '@google/generative-ai';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { executeChatCompletion, ProviderError, type ChatCompletionOptions, type ProviderName } from '../src';
+import { collect, models, providerNames, useEmulator } from './support/emulator-clients';
+
+const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 2_000 };
+
+function options(provider: ProviderName, extra: Partial<ChatCompletionOptions> = {}): ChatCompletionOptions & { stream?: false } {
+  return { modelParams: { model: models[provider] }, messages: [{ role: 'user', content: 'Hi' }], retry: fastRetry, ...extra } as ChatCompletionOptions & {
+    stream?: false;
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ProviderError) return error;
+    throw new Error(`expected a ProviderError, got ${String(error)}`);
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe.each(providerNames)('%s faults', (provider) => {
+  const { emulator, clients } = useEmulator();
+
+  it.each([429, 500, 503])('retries %i and then succeeds; the SDK itself never retries', async (status) => {
+    emulator().script({ kind: 'error', status, retryAfterSeconds: 0 }, { kind: 'error', status }, { kind: 'text', text: 'finally' });
+    const result = await executeChatCompletion(clients()[provider], options(provider));
+    expect(result.text).toBe('finally');
+    expect(result.attempts).toBe(3);
+    expect(emulator().requests.filter((request) => request.provider === provider)).toHaveLength(3);
+  });
+
+  it('gives up after maxAttempts with a typed error carrying status, code, message and request id', async () => {
+    emulator().script({ kind: 'error', status: 503, message: 'busy right now', times: 5 });
+    const error = await rejection(executeChatCompletion(clients()[provider], options(provider, { retry: { ...fastRetry, maxAttempts: 2 } })));
+    expect(error).toMatchObject({ provider, status: 503, isRetryable: true });
+    expect(error.message).toContain('busy right now');
+    expect(error.code).toBeTruthy();
+    if (provider !== 'gemini') expect(error.requestId).toBeTruthy();
+    expect(emulator().requests).toHaveLength(2);
+  });
+
+  it('does not retry a 400 and reports the provider message', async () => {
+    emulator().script({ kind: 'error', status: 400, message: 'bad field x' });
+    const error = await rejection(executeChatCompletion(clients()[provider], options(provider)));
+    expect(error).toMatchObject({ provider, status: 400, isRetryable: false });
+    expect(error.message).toContain('bad field x');
+    expect(emulator().requests).toHaveLength(1);
+  });
+
+  it('honours retry-after from the server', async () => {
+    emulator().script({ kind: 'error', status: 429, retryAfterSeconds: 1, retryDelay: '1s' }, { kind: 'text', text: 'ok' });
+    const started = Date.now();
+    const result = await executeChatCompletion(clients()[provider], options(provider, { retry: { ...fastRetry, maxTotalWaitMs: 5_000 } }));
+    expect(result.attempts).toBe(2);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('does not wait for a retry-after longer than the total wait budget', async () => {
+    emulator().script({ kind: 'error', status: 429, retryAfterSeconds: 30, retryDelay: '30s' }, { kind: 'text', text: 'never' });
+    const error = await rejection(executeChatCompletion(clients()[provider], options(provider)));
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
+    expect(emulator().requests).toHaveLength(1);
+  });
+
+  it('an abort through the signal ends a hanging call at once, without retries', async () => {
+    emulator().script({ kind: 'hang' });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await rejection(executeChatCompletion(clients()[provider], options(provider, { signal: controller.signal })));
+    expect(error).toMatchObject({ code: 'aborted', isRetryable: false });
+    expect(emulator().requests).toHaveLength(1);
+  });
+
+  it('retries a stream that fails before its first chunk', async () => {
+    emulator().script({ kind: 'error', status: 503 }, { kind: 'text', text: 'streamed fine' });
+    const parts = await collect(executeChatCompletion(clients()[provider], { ...options(provider), stream: true }));
+    const finish = parts.at(-1);
+    expect(finish?.type === 'finish' && finish.result).toMatchObject({ text: 'streamed fine', attempts: 2 });
+  });
+
+  it.each([
+    ['a cut connection', { kind: 'cut' as const, afterChunks: 4 }],
+    ['a malformed chunk', { kind: 'malformed' as const, afterChunks: 4 }],
+    ['an error event', { kind: 'error-event' as const, afterChunks: 4, status: 529 }],
+  ])('never retries after output began: %s', async (_name, streamFault) => {
+    emulator().script({ kind: 'text', text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 2, streamFault }, { kind: 'text', text: 'second' });
+    const seen: string[] = [];
+    let failure: unknown;
+    try {
+      for await (const part of executeChatCompletion(clients()[provider], { ...options(provider), stream: true })) {
+        if (part.type === 'text-delta') seen.push(part.text);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect(seen.join('')).not.toContain('second');
+    expect(emulator().requests).toHaveLength(1);
+  });
+});
+
+describe('SDK-level timeouts are retried by the single loop', () => {
+  const { emulator } = useEmulator();
+
+  it.each(providerNames)('%s: a hung first attempt times out and the second succeeds', async (provider) => {
+    const clients = {
+      openai: new OpenAI({ apiKey: 'k', baseURL: emulator().openaiBaseUrl, timeout: 150 }),
+      anthropic: new Anthropic({ apiKey: 'k', baseURL: emulator().anthropicBaseUrl, timeout: 150 }),
+      gemini: new GoogleGenerativeAI('k').getGenerativeModel(
+        { model: models.gemini },
+        { baseUrl: emulator().geminiBaseUrl, apiVersion: 'v1beta', timeout: 150 },
+      ),
+    };
+    emulator().script({ kind: 'hang' }, { kind: 'text', text: 'after timeout' });
+    const result = await executeChatCompletion(clients[provider], options(provider));
+    expect(result).toMatchObject({ text: 'after timeout', attempts: 2 });
+  });
+});
+
+describe('Anthropic 529 overloaded', () => {
+  const { emulator, clients } = useEmulator();
+
+  it('is retryable, with the overloaded_error code', async () => {
+    emulator().script({ kind: 'error', status: 529, times: 3 });
+    const error = await rejection(executeChatCompletion(clients().anthropic, options('anthropic')));
+    expect(error).toMatchObject({ status: 529, code: 'overloaded_error', isRetryable: true });
+    expect(emulator().requests).toHaveLength(3);
+  });
+});
