@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
@@ -98,7 +99,7 @@ async function startNest(
     loggerInstance: logger,
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: requestIdOf,
-    requestIdLogLabel: 'requestId',
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: false,
   });
   const fastify = adapter.getInstance();
