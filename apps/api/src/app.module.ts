@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
@@ -13,7 +13,7 @@ import { SessionsModule } from './sessions/sessions.module';
 /** The API: one module per concern over the core values `createApp` prepared. */
 @Module({})
 export class AppModule {
-  static forRoot(core: CoreValues): DynamicModule {
+  static forRoot(core: CoreValues, extraModules: readonly Type[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -27,6 +27,7 @@ export class AppModule {
         MetricsModule,
         OpenApiModule,
         RoutesModule,
+        ...extraModules,
       ],
     };
   }

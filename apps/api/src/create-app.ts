@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import fastifyRateLimit from '@fastify/rate-limit';
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
@@ -27,6 +28,8 @@ export interface CreateAppOptions {
   readonly clock?: Clock;
   /** Where log lines go (tests capture them); stdout otherwise. */
   readonly logDestination?: DestinationStream;
+  /** Extra Nest modules mounted next to the API's own (tests: a route without a policy must be refused). */
+  readonly extraModules?: readonly Type[];
 }
 
 /** A created (not yet listening) API. */
@@ -58,7 +61,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     await migrateToLatest(database);
     const repositories = createRepositories(database, options.clock === undefined ? {} : { clock: options.clock });
     const bootstrap = await bootstrapAccess(repositories, config, logger);
-    const app = await startNest(config, { database, repositories, bootstrap, logger });
+    const app = await startNest(config, { database, repositories, bootstrap, logger, extraModules: options.extraModules ?? [] });
     return {
       app,
       config,
@@ -89,7 +92,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
 async function startNest(
   config: AppConfig,
-  prepared: { database: AppDatabase; repositories: Repositories; bootstrap: BootstrapResult; logger: Logger },
+  prepared: { database: AppDatabase; repositories: Repositories; bootstrap: BootstrapResult; logger: Logger; extraModules: readonly Type[] },
 ): Promise<NestFastifyApplication> {
   const { logger } = prepared;
   const metrics = new ApiMetrics();
@@ -122,7 +125,7 @@ async function startNest(
       access: { devUserId: prepared.bootstrap.devUserId, strategyName: `agentdesk-api-key-${instanceCount}` },
       openApiDocument,
       registeredRoutes,
-    }),
+    }, prepared.extraModules),
     adapter,
     // abortOnError false: a failing start throws to the caller instead of exiting the process.
     { logger: new NestPinoLogger(logger), abortOnError: false },

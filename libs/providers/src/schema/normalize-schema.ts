@@ -49,7 +49,8 @@ function withoutKeywords(schema: Record<string, unknown>, keywords: readonly str
 
 class Normalizer implements NormalizeContext {
   readonly arrayItemsRequired: boolean;
-  private readonly definitions = new Map<string, { name: string; node?: SchemaNode }>();
+  /** Definition pointer → name under the lowered `$defs`, for references that stay references. */
+  private readonly definitions = new Map<string, string>();
   private readonly usedNames = new Set<string>();
   /** Targets of references that were inlined: their definitions are used even if no `$ref` is kept. */
   private readonly inlinedTargets = new Set<string>();
@@ -75,10 +76,9 @@ class Normalizer implements NormalizeContext {
     const root = this.normalizeNode(rootLocated, [''], true);
     const definitions: NormalizedDefinition[] = [];
     // Definitions reached while normalizing other definitions are appended to the map as we go.
-    for (const [pointer, definition] of this.definitions) {
+    for (const [pointer, name] of this.definitions) {
       const target = resolvePointer(this.root, pointer, (missing) => invalidSchema(missing, 'a referenced definition disappeared'));
-      const node = this.normalize(new Located(target.value, pointer), [pointer]);
-      definitions.push({ name: definition.name, node });
+      definitions.push({ name, node: this.normalize(new Located(target.value, pointer), [pointer]) });
     }
     if (this.options.refPolicy === 'keep-defs') this.reportUnusedDefinitions(definitionKeywords);
     return { root, definitions };
@@ -147,16 +147,15 @@ class Normalizer implements NormalizeContext {
 
   private refNode(targetPointer: string, pointer: string): RefNode {
     if (targetPointer === '') return { kind: 'ref', pointer, definition: undefined, annotations: [], constraints: [] };
-    let definition = this.definitions.get(targetPointer);
-    if (!definition) {
+    let name = this.definitions.get(targetPointer);
+    if (name === undefined) {
       const base = definitionBaseName(targetPointer);
-      let name = base;
+      name = base;
       for (let suffix = 2; this.usedNames.has(name); suffix += 1) name = `${base}_${suffix}`;
       this.usedNames.add(name);
-      definition = { name };
-      this.definitions.set(targetPointer, definition);
+      this.definitions.set(targetPointer, name);
     }
-    return { kind: 'ref', pointer, definition: definition.name, annotations: [], constraints: [] };
+    return { kind: 'ref', pointer, definition: name, annotations: [], constraints: [] };
   }
 
   private normalizeRef(located: Located, schema: Record<string, unknown>, scope: Scope, forceInline: boolean): SchemaNode {
@@ -169,6 +168,7 @@ class Normalizer implements NormalizeContext {
     const hasSiblings = Object.keys(siblings).length > 0 || located.leftovers.length > 0;
     const recursive = this.isRecursive(target.pointer, located, scope);
 
+    if (forceInline && recursive) throw invalidSchema(refPointer, 'the root only refers to itself, so it describes no value');
     if (this.options.refPolicy === 'keep-defs' && !forceInline) {
       if (!hasSiblings) return this.refNode(target.pointer, located.pointer);
       if (recursive) return this.recursiveRefWithSiblings(located, siblings, target.pointer);

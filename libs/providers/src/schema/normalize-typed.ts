@@ -19,6 +19,31 @@ const UNCONSTRAINED_TYPES: readonly JsonType[] = ['string', 'number', 'boolean',
 
 const SKIPPED_KEYWORDS = new Set(['type', 'enum', 'const', '$defs', 'definitions']);
 
+/** Keywords whose value must be a number; counts must also be non-negative integers. */
+const NUMERIC_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
+const COUNT_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains']);
+
+/**
+ * Rejects constraint values no validator accepts, so a target never receives e.g. `minLength: "3"`
+ * (it would answer with a 400) and the caller learns which keyword to fix.
+ */
+function checkConstraintValue(keyword: string, value: unknown, pointer: string): void {
+  if (COUNT_KEYWORDS.has(keyword) && !(Number.isInteger(value) && (value as number) >= 0)) {
+    throw invalidSchema(pointer, `"${keyword}" must be a non-negative integer, got ${JSON.stringify(value)}`);
+  }
+  if (NUMERIC_KEYWORDS.has(keyword) && (typeof value !== 'number' || !Number.isFinite(value) || (keyword === 'multipleOf' && value <= 0))) {
+    throw invalidSchema(pointer, `"${keyword}" must be a ${keyword === 'multipleOf' ? 'positive ' : ''}number, got ${JSON.stringify(value)}`);
+  }
+  if (keyword === 'pattern') {
+    try {
+      new RegExp(String(value), 'u');
+      if (typeof value !== 'string') throw new Error('not a string');
+    } catch {
+      throw invalidSchema(pointer, `"pattern" must be a valid regular expression, got ${JSON.stringify(value)}`);
+    }
+  }
+}
+
 function typedNode(pointer: string, type: JsonType): TypedNode {
   return { kind: 'typed', pointer, type, nullable: false, annotations: [], constraints: [] };
 }
@@ -161,6 +186,7 @@ function buildTyped(
         }
         break;
       default:
+        checkConstraintValue(keyword, plain, at);
         node.constraints.push(entry);
     }
   }

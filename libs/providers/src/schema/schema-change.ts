@@ -28,7 +28,12 @@ export interface SchemaChange {
 
 export interface LoweredSchema {
   target: SchemaTarget;
+  /** The schema to send; every keyword in it is one `targetKeywords[target]` lists. */
   schema: JsonSchema;
+  /**
+   * Everything the target will not enforce as written, in the order the pointers appear in the
+   * original schema. Validate answers against the ORIGINAL schema to check what was only described.
+   */
   changes: SchemaChange[];
   /**
    * Maps a value produced under the lowered schema back to the caller's shape

@@ -24,6 +24,22 @@ function reachableDefinitions(root: SchemaObject, walked: ReadonlySet<string>): 
   return reached;
 }
 
+/** Schema-shaped objects with keywords in the right places but values that may be of any JSON kind. */
+const garbledSchema: fc.Arbitrary<SchemaObject> = fc.letrec<{ schema: SchemaObject }>((tie) => ({
+  schema: fc.dictionary(
+    fc.constantFrom('type', 'enum', 'const', 'properties', 'required', 'items', 'anyOf', 'oneOf', 'allOf', '$ref', 'minLength', 'pattern', 'format', 'minimum', 'additionalProperties', 'not', 'description', 'x-extra'),
+    fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.constantFrom('string', 'object', ['integer', 'null'], '#', '#/properties/a', '#/$defs/X', 'date-time', '^a+$'),
+      tie('schema'),
+      fc.array(tie('schema'), { maxLength: 2 }),
+      fc.dictionary(fc.constantFrom('a', 'b'), tie('schema'), { maxKeys: 2 }),
+    ),
+    { maxKeys: 4 },
+  ),
+})).schema;
+
 const TARGETS: readonly SchemaTarget[] = ['openai-strict', 'anthropic', 'gemini'];
 const RUNS = { numRuns: 200 };
 
@@ -167,6 +183,20 @@ describe('lowering properties', () => {
             const expected = isAnnotation || (keyword === 'uniqueItems' && value === false) ? 'dropped' : 'moved-to-description';
             expect(reported.map((change) => change.action)).toContain(expected);
           }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it.each(TARGETS)('%s: arbitrary (even nonsensical) schemas either lower or fail with SchemaLoweringError', (target) => {
+    fc.assert(
+      fc.property(garbledSchema, (schema) => {
+        try {
+          expectOnlyTargetKeywords(target, lowerJsonSchema(schema, target).schema);
+        } catch (error) {
+          if (!(error instanceof SchemaLoweringError)) throw error;
+          expect(error.message.length).toBeGreaterThan(0);
         }
       }),
       RUNS,

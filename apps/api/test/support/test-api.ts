@@ -1,0 +1,80 @@
+import type { Type } from '@nestjs/common';
+import type { InjectOptions, Response as InjectResponse } from 'light-my-request';
+import { loadConfig } from '../../src/config/app-config';
+import { createApp, type AgentDeskApi } from '../../src/create-app';
+import type { TestDatabase } from '../../src/storage/test/test-database';
+import { testDatabaseFactories, type Engine } from './engines';
+import { LogCapture } from './log-capture';
+
+/** A running test API over its own isolated database. */
+export interface TestApi {
+  readonly api: AgentDeskApi;
+  readonly database: TestDatabase;
+  readonly logs: LogCapture;
+  /** `app.inject` with a JSON body helper and an optional key. */
+  request(options: TestRequest): Promise<InjectResponse>;
+  close(): Promise<void>;
+}
+
+/** One request; `key` goes into `Authorization: Bearer`. */
+export interface TestRequest {
+  readonly method: NonNullable<InjectOptions['method']>;
+  readonly url: string;
+  readonly key?: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+}
+
+/** Environment the tests start from: generous limits so only the limit tests hit them. */
+export const baseTestEnvironment: Readonly<Record<string, string>> = {
+  LOG_LEVEL: 'info',
+  AGENTDESK_RATE_LIMIT_MAX: '100000',
+  AGENTDESK_AUTH_FAILURE_LIMIT: '100000',
+};
+
+/** Creates an isolated database on the engine and an API over it (not listening: use `request`). */
+export async function startTestApi(
+  engine: Engine,
+  environment: Record<string, string> = {},
+  options: { extraModules?: readonly Type[] } = {},
+): Promise<TestApi> {
+  const database = await testDatabaseFactories[engine]();
+  const logs = new LogCapture();
+  try {
+    const config = loadConfig({ ...baseTestEnvironment, ...environment });
+    const api = await createApp(config, {
+      database: database.database,
+      clock: database.clock.now,
+      logDestination: logs,
+      ...(options.extraModules === undefined ? {} : { extraModules: options.extraModules }),
+    });
+    return {
+      api,
+      database,
+      logs,
+      request: (request) => injectRequest(api, request),
+      async close() {
+        try {
+          await api.close();
+        } finally {
+          await database.cleanup();
+        }
+      },
+    };
+  } catch (error) {
+    await database.cleanup();
+    throw error;
+  }
+}
+
+/** Sends one request through Fastify's injection (no socket). */
+export function injectRequest(api: AgentDeskApi, request: TestRequest): Promise<InjectResponse> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.key !== undefined) headers['authorization'] = `Bearer ${request.key}`;
+  const options: InjectOptions = { method: request.method, url: request.url, headers };
+  if (request.body !== undefined) {
+    options.payload = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return api.app.inject(options);
+}

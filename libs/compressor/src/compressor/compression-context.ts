@@ -1,0 +1,59 @@
+import type { ChatMessage, ToolMessage } from '@agentdesk/providers';
+import { flattenContent } from '../messages/flatten-content';
+import type { ToolResultStore } from '../store/tool-result-store';
+import type { TokenCount, TokenCounter } from '../tokens/count-tokens';
+import type { NoticeLanguage } from '../truncation/truncation-notice';
+import type { TruncatedItem } from './compression-event';
+
+/** A tool message after truncation, and the record of what was cut. */
+export interface ToolMessageTruncation {
+  message: ToolMessage;
+  item: TruncatedItem;
+}
+
+/** The truncations of one message, valid while its content is the same object. */
+export interface MemoizedTruncations {
+  content: ToolMessage['content'];
+  byTarget: Map<number, ToolMessageTruncation>;
+}
+
+/** Settings and shared state of one compressor, passed to the steps of a compression. */
+export interface CompressionContext {
+  counter: TokenCounter;
+  language: NoticeLanguage;
+  headShare: number;
+  maxMessageCharacters: number;
+  store?: ToolResultStore;
+  /** Truncations already computed, per original message and target; an unchanged scratchpad is not cut again. */
+  truncations: WeakMap<ToolMessage, MemoizedTruncations>;
+}
+
+/** Characters of a message's content once flattened, without building the flat string. */
+export function contentLength(message: ChatMessage): number {
+  const content = message.content;
+  if (typeof content === 'string') return content.length;
+  let length = Math.max(0, content.length - 1);
+  for (const part of content) length += part.type === 'text' ? part.text.length : 0;
+  return length;
+}
+
+/** Tokens of a message up to `limit`, plus whether its content is over the per-message character cap. */
+export function measure(context: CompressionContext, message: ChatMessage, limit: number): TokenCount & { overCharacterCap: boolean } {
+  const count = context.counter.countMessageUpTo(message, limit);
+  return { ...count, overCharacterCap: contentLength(message) > context.maxMessageCharacters };
+}
+
+/** True when a message fits `limit` tokens and the character cap as it is. */
+export function fitsAsIs(context: CompressionContext, message: ChatMessage, limit: number): boolean {
+  const measured = measure(context, message, limit);
+  return measured.exact && measured.tokens <= limit && !measured.overCharacterCap;
+}
+
+/** Token count for reporting: exact when cheap, else the overhead plus an estimate of the content. */
+export function reportedTokens(context: CompressionContext, message: ChatMessage, limit: number): TokenCount {
+  const count = context.counter.countMessageUpTo(message, limit);
+  if (count.exact) return count;
+  const overhead = context.counter.countMessage({ ...message, content: '' } as ChatMessage);
+  const content = context.counter.estimateText(message.role === 'user' ? '' : flattenContent(message.content));
+  return { tokens: Math.max(count.tokens, overhead + content.tokens), exact: false };
+}
