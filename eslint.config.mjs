@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
@@ -12,6 +13,7 @@ export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.next/**', '**/coverage/**', 'data/**', '.nx/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   {
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },

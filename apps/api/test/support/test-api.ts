@@ -1,10 +1,12 @@
 import type { Type } from '@nestjs/common';
-import type { InjectOptions, Response as InjectResponse } from 'light-my-request';
+import type { InjectOptions, LightMyRequestResponse as InjectResponse } from 'fastify';
 import { loadConfig } from '../../src/config/app-config';
 import { createApp, type AgentDeskApi } from '../../src/create-app';
 import type { TestDatabase } from '../../src/storage/test/test-database';
 import { testDatabaseFactories, type Engine } from './engines';
 import { LogCapture } from './log-capture';
+
+export type { InjectResponse };
 
 /** A running test API over its own isolated database. */
 export interface TestApi {

@@ -25,8 +25,16 @@ export async function fitGroup(
   const results = new Set<ChatMessage>(group.results);
   let fixedTokens = 0;
   for (const message of group.messages) if (!results.has(message)) fixedTokens += context.counter.countMessage(message);
-  const required = (): number =>
-    fixedTokens + group.results.reduce((sum, result) => sum + Math.min(minimalToolMessageTokens(context, result), measure(context, result, Number.MAX_SAFE_INTEGER).tokens), 0);
+  const required = (): number => {
+    let total = fixedTokens;
+    for (const result of group.results) {
+      const minimal = minimalToolMessageTokens(context, result);
+      // Counting stops at `minimal`: a 100 MB result is not tokenized to learn it is large.
+      const measured = measure(context, result, minimal);
+      total += measured.exact && !measured.overCharacterCap ? Math.min(minimal, measured.tokens) : minimal;
+    }
+    return total;
+  };
   if (fixedTokens > targetTokens) return { fitted: false, requiredTokens: required() };
 
   const needs = group.results.map((result) => ({ result, measured: measure(context, result, targetTokens) }));

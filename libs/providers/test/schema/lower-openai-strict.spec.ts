@@ -100,6 +100,24 @@ describe('lowerJsonSchema → openai-strict', () => {
     ]);
   });
 
+  it('moves draft-07 "definitions" under $defs and hoists references to other locations', () => {
+    const lowered = lower({
+      type: 'object',
+      properties: { a: { $ref: '#/definitions/A' }, b: { $ref: '#/properties/a' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+      definitions: { A: { type: 'string' } },
+    });
+    expect(lowered.schema).toEqual({
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/A' }, b: { $ref: '#/$defs/ref_properties_a' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+      $defs: { A: { type: 'string' }, ref_properties_a: { $ref: '#/$defs/A' } },
+    });
+    expect(lowered.changes).toEqual([]);
+  });
+
   it('wraps a recursive $ref that carries a description instead of inlining it forever', () => {
     const schema = {
       type: 'object',

@@ -1,0 +1,3 @@
+import { describeAuthorizationMatrix } from './suites/authorization-matrix.suite';
+
+describeAuthorizationMatrix('sqlite');

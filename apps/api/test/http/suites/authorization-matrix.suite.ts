@@ -1,0 +1,367 @@
+import type { Role, Scope } from '@agentdesk/authz';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
+import type { AuditEntry, Repositories, User } from '../../../src/storage';
+import type { Engine } from '../../support/engines';
+import { createLocalUser, createSession, issuePortalKey, issueUserKey, missingId, type IssuedKey } from '../../support/fixtures';
+import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
+
+/*
+ * The authorization matrix: every route the running app exposes × every kind of caller × the
+ * caller's own resource, someone else's and a missing one. Routes come from the app's route
+ * inventory, so a new route fails here until it has an expectation below (and a policy).
+ * Expected answers are written independently of the implementation: which roles may call each
+ * route, whether it reaches only the effective user's data or anyone's, and which routes audit.
+ */
+
+type Target = 'collection' | 'session' | 'api-key';
+
+interface RouteExpectation {
+  readonly scope: Scope;
+  /** Roles that may call the function at all (others: 403). */
+  readonly roles: readonly Role[];
+  /** `own`: only the effective user's data (foreign = 404); `any`: every user's data. */
+  readonly reach: 'own' | 'any';
+  readonly target: Target;
+  readonly success: number;
+  /** Cross-user reads write exactly one audit record (and nothing else writes one). */
+  readonly audited?: boolean;
+  readonly body?: (unique: string) => unknown;
+}
+
+const ownDataRoles: readonly Role[] = ['user', 'portal', 'admin'];
+const readAnyRoles: readonly Role[] = ['viewer', 'admin'];
+
+/** Every protected route and what each caller must get. */
+export const protectedRouteExpectations: Readonly<Record<string, RouteExpectation>> = {
+  'POST /v1/sessions': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'collection', success: 201, body: () => ({ label: 'matrix' }) },
+  'GET /v1/sessions': { scope: 'sessions:read', roles: ownDataRoles, reach: 'own', target: 'collection', success: 200 },
+  'GET /v1/sessions/:id': { scope: 'sessions:read', roles: ownDataRoles, reach: 'own', target: 'session', success: 200 },
+  'PATCH /v1/sessions/:id': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'session', success: 200, body: () => ({ label: 'renamed' }) },
+  'POST /v1/sessions/:id/close': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'session', success: 200 },
+  'DELETE /v1/sessions/:id': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'session', success: 204 },
+  'GET /v1/sessions/:id/messages': { scope: 'messages:read', roles: ownDataRoles, reach: 'own', target: 'session', success: 200 },
+  'GET /v1/admin/sessions': { scope: 'sessions:read-any', roles: readAnyRoles, reach: 'any', target: 'collection', success: 200 },
+  'GET /v1/admin/sessions/:id': { scope: 'messages:read-any', roles: readAnyRoles, reach: 'any', target: 'session', success: 200, audited: true },
+  'GET /v1/admin/sessions/:id/messages': { scope: 'messages:read-any', roles: readAnyRoles, reach: 'any', target: 'session', success: 200, audited: true },
+  'GET /v1/admin/users': { scope: 'users:read', roles: readAnyRoles, reach: 'any', target: 'collection', success: 200 },
+  'GET /v1/admin/api-keys': { scope: 'api-keys:read', roles: ['admin'], reach: 'any', target: 'collection', success: 200 },
+  'POST /v1/admin/api-keys': {
+    scope: 'api-keys:write',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 201,
+    body: (unique) => ({ role: 'user', label: 'matrix', externalId: `matrix-${unique}` }),
+  },
+  'DELETE /v1/admin/api-keys/:id': { scope: 'api-keys:write', roles: ['admin'], reach: 'any', target: 'api-key', success: 200 },
+  'GET /v1/admin/audit': { scope: 'audit:read', roles: ['admin'], reach: 'any', target: 'collection', success: 200 },
+};
+
+/** Public routes: everyone gets 200, with or without a (valid, revoked, malformed) key. */
+export const publicRouteUrls: Readonly<Record<string, string>> = {
+  'GET /': '/',
+  'GET /healthz': '/healthz',
+  'GET /readyz': '/readyz',
+  'GET /metrics': '/metrics',
+  'GET /openapi.json': '/openapi.json',
+  'GET /docs': '/docs',
+  'GET /docs/:asset': '/docs/swagger-initializer.js',
+};
+
+interface Fixtures {
+  readonly repositories: Repositories;
+  readonly users: Readonly<Record<'alice' | 'bob' | 'viewer' | 'admin' | 'carolP1' | 'daveP1' | 'carolP2', User>>;
+  readonly keys: Readonly<Record<'alice' | 'bob' | 'viewer' | 'admin' | 'portal1' | 'portal2' | 'portal3Untrusted' | 'revoked', IssuedKey>>;
+}
+
+type CallerKind = 'acts-as-user' | 'portal-without-end-user' | 'portal-not-trusted' | 'unauthenticated';
+
+interface MatrixCaller {
+  readonly name: string;
+  readonly kind: CallerKind;
+  readonly role?: Role;
+  readonly headers: (fixtures: Fixtures) => Record<string, string>;
+  /** The effective user ("own" resources); callers without one use alice's. */
+  readonly own: (fixtures: Fixtures) => User;
+  /** Someone else, chosen to catch the likely leak for this caller. */
+  readonly foreign: (fixtures: Fixtures) => User;
+  /** The actor an audit record must name. */
+  readonly actor?: (fixtures: Fixtures) => { principalId: string; apiKeyId: string };
+}
+
+const bearer = (key: IssuedKey): Record<string, string> => ({ authorization: `Bearer ${key.key}` });
+
+export const matrixCallers: readonly MatrixCaller[] = [
+  { name: 'user', kind: 'acts-as-user', role: 'user', headers: (f) => bearer(f.keys.alice), own: (f) => f.users.alice, foreign: (f) => f.users.bob },
+  { name: 'another user', kind: 'acts-as-user', role: 'user', headers: (f) => bearer(f.keys.bob), own: (f) => f.users.bob, foreign: (f) => f.users.alice },
+  {
+    name: 'portal acting for the owner',
+    kind: 'acts-as-user',
+    role: 'portal',
+    headers: (f) => ({ ...bearer(f.keys.portal1), 'x-end-user-id': 'carol' }),
+    own: (f) => f.users.carolP1,
+    foreign: (f) => f.users.daveP1,
+  },
+  {
+    name: 'portal acting for someone else',
+    kind: 'acts-as-user',
+    role: 'portal',
+    headers: (f) => ({ ...bearer(f.keys.portal1), 'x-end-user-id': 'dave' }),
+    own: (f) => f.users.daveP1,
+    foreign: (f) => f.users.carolP1,
+  },
+  {
+    name: 'other portal naming the same end-user id',
+    kind: 'acts-as-user',
+    role: 'portal',
+    headers: (f) => ({ ...bearer(f.keys.portal2), 'x-end-user-id': 'carol' }),
+    own: (f) => f.users.carolP2,
+    foreign: (f) => f.users.carolP1,
+  },
+  {
+    name: 'untrusted portal naming an end user',
+    kind: 'portal-not-trusted',
+    role: 'portal',
+    headers: (f) => ({ ...bearer(f.keys.portal3Untrusted), 'x-end-user-id': 'carol' }),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.carolP1,
+  },
+  {
+    name: 'portal without an end user',
+    kind: 'portal-without-end-user',
+    role: 'portal',
+    headers: (f) => bearer(f.keys.portal1),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.carolP1,
+  },
+  {
+    name: 'viewer',
+    kind: 'acts-as-user',
+    role: 'viewer',
+    headers: (f) => bearer(f.keys.viewer),
+    own: (f) => f.users.viewer,
+    foreign: (f) => f.users.alice,
+    actor: (f) => ({ principalId: f.users.viewer.id, apiKeyId: f.keys.viewer.stored.id }),
+  },
+  {
+    name: 'admin',
+    kind: 'acts-as-user',
+    role: 'admin',
+    headers: (f) => bearer(f.keys.admin),
+    own: (f) => f.users.admin,
+    foreign: (f) => f.users.alice,
+    actor: (f) => ({ principalId: f.users.admin.id, apiKeyId: f.keys.admin.stored.id }),
+  },
+  { name: 'no key', kind: 'unauthenticated', headers: () => ({}), own: (f) => f.users.alice, foreign: (f) => f.users.bob },
+  { name: 'revoked key', kind: 'unauthenticated', headers: (f) => bearer(f.keys.revoked), own: (f) => f.users.alice, foreign: (f) => f.users.bob },
+  {
+    name: 'malformed key',
+    kind: 'unauthenticated',
+    headers: (f) => ({ 'x-api-key': `${f.keys.alice.key}x` }),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.bob,
+  },
+];
+
+type ResourceCase = 'own' | 'foreign' | 'missing' | 'collection';
+
+/** What the caller must get, from the expectations above only. */
+function expectedStatus(caller: MatrixCaller, route: RouteExpectation, resourceCase: ResourceCase): number {
+  if (caller.kind === 'unauthenticated') return 401;
+  if (caller.role === undefined || !route.roles.includes(caller.role)) return 403;
+  if (route.reach === 'own') {
+    if (caller.kind !== 'acts-as-user') return 403;
+    if (resourceCase === 'collection' || resourceCase === 'own') return route.success;
+    return 404;
+  }
+  return resourceCase === 'missing' ? 404 : route.success;
+}
+
+interface Mismatch {
+  readonly cell: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+const auditReason = 'matrix: QA check';
+
+export function describeAuthorizationMatrix(engine: Engine): void {
+  describe(`authorization matrix (${engine})`, () => {
+    let test: TestApi;
+    let fixtures: Fixtures;
+    let routes: RouteEntry[];
+    const unauthenticatedBodies = new Set<string>();
+
+    beforeAll(async () => {
+      test = await startTestApi(engine);
+      const repositories = test.api.repositories;
+      const alice = await createLocalUser(repositories, 'alice');
+      const bob = await createLocalUser(repositories, 'bob');
+      const viewer = await createLocalUser(repositories, 'qa-viewer');
+      const admin = await createLocalUser(repositories, 'second-admin');
+      const carolP1 = await repositories.users.ensurePortalUser('portal-1', 'carol');
+      const daveP1 = await repositories.users.ensurePortalUser('portal-1', 'dave');
+      const carolP2 = await repositories.users.ensurePortalUser('portal-2', 'carol');
+      const revoked = await issueUserKey(repositories, alice);
+      await repositories.apiKeys.revoke(revoked.stored.id);
+      fixtures = {
+        repositories,
+        users: { alice, bob, viewer, admin, carolP1, daveP1, carolP2 },
+        keys: {
+          alice: await issueUserKey(repositories, alice),
+          bob: await issueUserKey(repositories, bob),
+          viewer: await issueUserKey(repositories, viewer, 'viewer'),
+          admin: await issueUserKey(repositories, admin, 'admin'),
+          portal1: await issuePortalKey(repositories, 'portal-1', true),
+          portal2: await issuePortalKey(repositories, 'portal-2', true),
+          portal3Untrusted: await issuePortalKey(repositories, 'portal-3', false),
+          revoked,
+        },
+      };
+      routes = test.api.app.get(RouteInventory).routes();
+    });
+
+    afterAll(async () => {
+      await test?.close();
+    });
+
+    it('has an expectation for every route of the running app, and every route has the expected policy', () => {
+      const described = new Set([...Object.keys(protectedRouteExpectations), ...Object.keys(publicRouteUrls)]);
+      const inventory = routes.map((route) => `${route.method} ${route.path}`);
+      expect(inventory.filter((route) => !described.has(route)), 'routes without an expectation in this matrix').toEqual([]);
+      expect([...described].filter((route) => !inventory.includes(route)), 'expectations for routes the app does not have').toEqual([]);
+      for (const route of routes) {
+        const name = `${route.method} ${route.path}`;
+        const expectation = protectedRouteExpectations[name];
+        expect(route.policy, name).toEqual(expectation === undefined ? { kind: 'public' } : { kind: 'scope', scope: expectation.scope });
+      }
+    });
+
+    it('answers public routes to everyone', async () => {
+      for (const caller of matrixCallers) {
+        for (const url of Object.values(publicRouteUrls)) {
+          const response = await test.api.app.inject({ method: 'GET', url, headers: caller.headers(fixtures) });
+          expect(response.statusCode, `${caller.name} GET ${url}`).toBe(200);
+        }
+      }
+    });
+
+    it.each(matrixCallers.map((caller) => [caller.name, caller] as const))('%s: every protected route × own / foreign / missing', async (_name, caller) => {
+      const mismatches: Mismatch[] = [];
+      const notFoundBodies = new Map<string, Set<string>>();
+      for (const route of routes) {
+        const name = `${route.method} ${route.path}`;
+        const expectation = protectedRouteExpectations[name];
+        if (expectation === undefined) continue;
+        const cases: ResourceCase[] = expectation.target === 'collection' ? ['collection'] : ['own', 'foreign', 'missing'];
+        for (const resourceCase of cases) {
+          const cell = `${caller.name} × ${name} × ${resourceCase}`;
+          const resource = await prepareResource(fixtures, caller, expectation.target, resourceCase);
+          const auditMarker = await newestAuditId(fixtures.repositories);
+          const unique = `${Math.random().toString(36).slice(2)}`;
+          const body = expectation.body?.(unique);
+          const headers: Record<string, string> = { ...caller.headers(fixtures), 'x-audit-reason': auditReason };
+          if (body !== undefined) headers['content-type'] = 'application/json';
+          const response = await test.api.app.inject({
+            method: route.method as 'GET',
+            url: route.path.replace(':id', resource.id),
+            headers,
+            ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+          });
+
+          const expected = expectedStatus(caller, expectation, resourceCase);
+          if (response.statusCode !== expected) {
+            mismatches.push({ cell, expected: String(expected), actual: `${response.statusCode} ${response.body.slice(0, 200)}` });
+          }
+          checkErrorBody(response, cell, mismatches);
+          if (response.statusCode === 401) unauthenticatedBodies.add(withoutRequestId(response));
+          if (response.statusCode === 404) {
+            const bodies = notFoundBodies.get(name) ?? new Set<string>();
+            bodies.add(withoutRequestId(response));
+            notFoundBodies.set(name, bodies);
+          }
+
+          const written = await auditEntriesSince(fixtures.repositories, auditMarker);
+          const crossUser = resourceCase === 'foreign';
+          const mustAudit = expectation.audited === true && response.statusCode === expectation.success && crossUser;
+          if (!mustAudit && written.length > 0) {
+            mismatches.push({ cell, expected: 'no audit record', actual: `${written.length} audit record(s)` });
+          }
+          if (mustAudit) {
+            const actor = caller.actor?.(fixtures);
+            const expectedEntry = {
+              actorPrincipalId: actor?.principalId,
+              actorApiKeyId: actor?.apiKeyId,
+              targetUserId: resource.ownerUserId,
+              sessionId: resource.id,
+              reason: auditReason,
+              requestId: response.headers['x-request-id'],
+            };
+            const actual = written.map((entry) => ({
+              actorPrincipalId: entry.actorPrincipalId,
+              actorApiKeyId: entry.actorApiKeyId,
+              targetUserId: entry.targetUserId,
+              sessionId: entry.sessionId,
+              reason: entry.reason,
+              requestId: entry.requestId,
+            }));
+            if (JSON.stringify(actual) !== JSON.stringify([expectedEntry])) {
+              mismatches.push({ cell, expected: `one audit record ${JSON.stringify(expectedEntry)}`, actual: JSON.stringify(actual) });
+            }
+          }
+        }
+      }
+      expect(mismatches).toEqual([]);
+      // Someone else's resource answers exactly like a missing one.
+      for (const [route, bodies] of notFoundBodies) expect([...bodies], `404 bodies of ${route}`).toHaveLength(1);
+      // Every 401 so far carries one and the same body.
+      expect(unauthenticatedBodies.size).toBeLessThanOrEqual(1);
+    });
+  });
+}
+
+/** A fresh resource for one cell (mutating routes must not see each other's effects). */
+async function prepareResource(
+  fixtures: Fixtures,
+  caller: MatrixCaller,
+  target: Target,
+  resourceCase: ResourceCase,
+): Promise<{ id: string; ownerUserId: string | null }> {
+  if (resourceCase === 'collection' || resourceCase === 'missing') return { id: missingId, ownerUserId: null };
+  const owner = resourceCase === 'own' ? caller.own(fixtures) : caller.foreign(fixtures);
+  if (target === 'api-key') {
+    const key = await issueUserKey(fixtures.repositories, owner);
+    return { id: key.stored.id, ownerUserId: owner.id };
+  }
+  const session = await createSession(fixtures.repositories, owner, 'matrix', 2);
+  return { id: session.id, ownerUserId: owner.id };
+}
+
+async function newestAuditId(repositories: Repositories): Promise<string | null> {
+  const page = await repositories.audit.list({}, { limit: 1 });
+  return page.items[0]?.id ?? null;
+}
+
+async function auditEntriesSince(repositories: Repositories, marker: string | null): Promise<AuditEntry[]> {
+  const page = await repositories.audit.list({}, { limit: 20 });
+  const index = page.items.findIndex((entry) => entry.id === marker);
+  return index === -1 ? page.items : page.items.slice(0, index);
+}
+
+function withoutRequestId(response: InjectResponse): string {
+  const body = response.json<{ error: { code: string; message: string; requestId: string | null } }>();
+  return JSON.stringify({ code: body.error.code, message: body.error.message });
+}
+
+function checkErrorBody(response: InjectResponse, cell: string, mismatches: Mismatch[]): void {
+  if (response.statusCode < 400) return;
+  const body = response.json<{ error?: { code?: unknown; message?: unknown; requestId?: unknown } }>();
+  const ok =
+    typeof body.error?.code === 'string' &&
+    typeof body.error.message === 'string' &&
+    body.error.requestId === response.headers['x-request-id'] &&
+    Object.keys(body).length === 1 &&
+    Object.keys(body.error).sort().join(',') === 'code,message,requestId';
+  if (!ok) mismatches.push({ cell, expected: 'the error body { error: { code, message, requestId } }', actual: response.body.slice(0, 200) });
+}
