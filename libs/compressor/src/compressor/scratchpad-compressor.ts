@@ -53,7 +53,7 @@ export interface CompressScratchpadInput {
 
 /** Output of {@link ScratchpadCompressor.compress}. */
 export interface CompressionResult {
-  /** The scratchpad to send: the input array itself when nothing had to change. */
+  /** The scratchpad to send (the same message objects, in a new array, when nothing had to change). */
   messages: ChatMessage[];
   event: CompressionEvent;
 }
@@ -115,7 +115,7 @@ export class ScratchpadCompressor {
     }
     if (fits) {
       return {
-        messages: entries as ChatMessage[],
+        messages: [...entries],
         event: this.event(started, input, {
           method: 'none',
           entriesAfter: entries.length,
@@ -147,7 +147,9 @@ export class ScratchpadCompressor {
     let truncatedItems: TruncatedItem[] = [];
     if (newestTokens > budgetTokens) {
       const reserve = older.length === 0 ? 0 : this.olderReserve(older.flatMap((group) => group.messages), budgetTokens);
-      const fit = await fitGroup(context, newest, budgetTokens - reserve, true);
+      let fit = await fitGroup(context, newest, budgetTokens - reserve, true);
+      // The newest group comes first: give up the reserve for older entries before giving up.
+      if (!fit.fitted && reserve > 0) fit = await fitGroup(context, newest, budgetTokens, true);
       if (!fit.fitted) throw new ScratchpadBudgetError(budgetTokens, fit.requiredTokens);
       newestMessages = fit.messages;
       truncatedItems = fit.truncatedItems;
