@@ -27,6 +27,8 @@ export function fromStorageError(error: StorageError): ApiError {
       return new ApiError(ApiErrorCode.SessionClosed, 'The session is closed', { cause: error });
     case StorageErrorCode.MessageNotPending:
       return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
+    case StorageErrorCode.TurnInProgress:
+      return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
     case StorageErrorCode.InvalidCursor:
       return new ApiError(ApiErrorCode.ValidationFailed, 'cursor: not a cursor this API returned (pass nextCursor unchanged)', { cause: error });
     default:
@@ -50,6 +52,8 @@ function entityName(entity: StorageEntity): string {
       return 'Audit entry';
     case 'cursor':
       return 'Cursor';
+    case 'structured-output-run':
+      return 'Structured-output run';
     default:
       return assertNever(entity, 'storage entity');
   }

@@ -60,6 +60,9 @@ export interface SessionsTable {
   message_count: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** The running agent turn, if any; a lease that expires so a crashed server cannot hold it forever. */
+  active_turn_id: string | null;
+  active_turn_expires_at: number | null;
 }
 
 /** `messages`: the ordered transcript of a session. */
@@ -114,7 +117,21 @@ export interface Database {
   users: UsersTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  structured_output_runs: StructuredOutputRunsTable;
   messages: MessagesTable;
   tool_results: ToolResultsTable;
   audit_log: AuditLogTable;
+}
+
+/** `structured_output_runs`: one schema and prompt tried against several provider/model targets. */
+export interface StructuredOutputRunsTable {
+  id: string;
+  actor_principal_id: string;
+  name: string;
+  schema: JsonText;
+  prompt: string;
+  targets: JsonText;
+  results: JsonText;
+  created_at: number;
+  finished_at: number;
 }

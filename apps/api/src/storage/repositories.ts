@@ -5,6 +5,7 @@ import { AuditRepository } from './repositories/audit-repository';
 import { MessagesRepository } from './repositories/messages-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
 import { ToolResultsRepository } from './repositories/tool-results-repository';
+import { TurnsRepository } from './repositories/turns-repository';
 import { UsersRepository } from './repositories/users-repository';
 
 /** Every repository over one database. */
@@ -15,6 +16,7 @@ export interface Repositories {
   readonly messages: MessagesRepository;
   readonly toolResults: ToolResultsRepository;
   readonly audit: AuditRepository;
+  readonly turns: TurnsRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -27,5 +29,6 @@ export function createRepositories(database: Pick<AppDatabase, 'db'>, options: {
     messages: new MessagesRepository(context),
     toolResults: new ToolResultsRepository(context),
     audit: new AuditRepository(context),
+    turns: new TurnsRepository(context),
   };
 }

@@ -10,10 +10,20 @@ export enum StorageErrorCode {
   MessageNotPending = 'STORAGE_MESSAGE_NOT_PENDING',
   /** A pagination cursor that this storage did not produce. */
   InvalidCursor = 'STORAGE_INVALID_CURSOR',
+  /** Another agent turn is running on this session. */
+  TurnInProgress = 'STORAGE_TURN_IN_PROGRESS',
 }
 
 /** What kind of record an error is about. */
-export type StorageEntity = 'user' | 'api-key' | 'session' | 'message' | 'tool-result' | 'audit-entry' | 'cursor';
+export type StorageEntity =
+  | 'user'
+  | 'api-key'
+  | 'session'
+  | 'message'
+  | 'tool-result'
+  | 'audit-entry'
+  | 'cursor'
+  | 'structured-output-run';
 
 /** The one error type of the storage layer. */
 export class StorageError extends Error {

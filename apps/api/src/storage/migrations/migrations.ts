@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../database-dialect';
 import { initialSchema } from './0001-initial-schema';
+import { agentTurns } from './0002-agent-turns';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -9,6 +10,7 @@ import { initialSchema } from './0001-initial-schema';
 export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': initialSchema(dialect),
+    '0002-agent-turns': agentTurns(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -8,6 +8,7 @@ import { describePaginationContract } from './pagination-contract';
 import { describeSessionsContract } from './sessions-contract';
 import type { TestDatabaseFactory } from './test-database';
 import { describeToolResultsContract } from './tool-results-contract';
+import { describeTurnsContract } from './turns-contract';
 import { describeUsersContract } from './users-contract';
 
 /** The one repository test suite; each engine's spec runs it with its own database factory. */
@@ -22,5 +23,6 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeMessagesContract(factory);
     describeToolResultsContract(factory);
     describeAuditContract(factory);
+    describeTurnsContract(factory);
   });
 }
