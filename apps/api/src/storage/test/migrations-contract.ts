@@ -17,6 +17,7 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
         'audit_log',
         'messages',
         'sessions',
+        'structured_output_runs',
         'tool_results',
         'users',
       ]);
