@@ -39,7 +39,15 @@ export type MessageOutcome =
       readonly model?: string | null;
       readonly compressionEvents?: readonly JsonObject[] | null;
     }
-  | { readonly status: 'failed'; readonly error: MessageError; readonly usage?: TokenUsage | null };
+  | {
+      readonly status: 'failed';
+      readonly error: MessageError;
+      readonly usage?: TokenUsage | null;
+      /** What the model produced before the failure (e.g. a stream cut or a client disconnect). */
+      readonly contentParts?: readonly JsonObject[];
+      readonly model?: string | null;
+      readonly compressionEvents?: readonly JsonObject[] | null;
+    };
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -83,14 +91,11 @@ export class MessagesRepository {
           status: outcome.status,
           finished_at: now,
           ...(usage === null ? {} : usageColumns(usage)),
-          ...(outcome.status === 'failed'
-            ? { error: JSON.stringify(outcome.error) }
-            : {
-                ...(outcome.contentParts === undefined ? {} : { content: toJsonText(outcome.contentParts) }),
-                ...(outcome.toolCalls === undefined ? {} : { tool_calls: toNullableJsonText(outcome.toolCalls) }),
-                ...(outcome.model === undefined ? {} : { model: outcome.model }),
-                ...(outcome.compressionEvents === undefined ? {} : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
-              }),
+          ...(outcome.status === 'failed' ? { error: JSON.stringify(outcome.error) } : {}),
+          ...(outcome.status === 'complete' && outcome.toolCalls !== undefined ? { tool_calls: toNullableJsonText(outcome.toolCalls) } : {}),
+          ...(outcome.contentParts === undefined ? {} : { content: toJsonText(outcome.contentParts) }),
+          ...(outcome.model === undefined ? {} : { model: outcome.model }),
+          ...(outcome.compressionEvents === undefined ? {} : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
         })
         .where('id', '=', messageId)
         .where('session_id', '=', sessionId)

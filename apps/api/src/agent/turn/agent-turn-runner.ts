@@ -1,0 +1,318 @@
+import { createModelSummarizer, ScratchpadCompressor, type CompressionEvent } from '@agentdesk/compressor';
+import {
+  executeChatCompletion,
+  type ChatCompletionResult,
+  type ChatMessage,
+  type ResponseFormat,
+  type ToolCall,
+  type UserContentPart,
+} from '@agentdesk/providers';
+import { newId, type JsonObject, type Message, type Repositories, type TokenUsage } from '../../storage';
+import type { ModelRouter, ResolvedModel } from '../model-routing/model-router';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { SessionToolResultStore } from './session-tool-result-store';
+import { storedMessagesToChat, toContentParts } from './stored-messages';
+import type { TurnError, TurnEventSink } from './turn-events';
+import { TurnFailure, toTurnError } from './turn-failure';
+import type { TurnSettings } from './turn-settings';
+
+/** One user message to answer. */
+export interface TurnInput {
+  readonly ownerUserId: string;
+  readonly sessionId: string;
+  readonly content: string | readonly UserContentPart[];
+  readonly responseFormat?: ResponseFormat;
+  readonly idempotencyKey?: string;
+  /** Aborted when the client goes away: the provider call is cancelled and what was produced is kept. */
+  readonly signal: AbortSignal;
+  /** Stream the model's output as events (SSE clients); otherwise one call per step. */
+  readonly stream: boolean;
+}
+
+/** How a turn ended, with every message it wrote (user message first). */
+export interface TurnResult {
+  readonly turnId: string;
+  readonly status: 'complete' | 'failed';
+  /** True when an `Idempotency-Key` matched an earlier request: nothing ran, the earlier turn is returned. */
+  readonly replayed: boolean;
+  readonly messages: readonly Message[];
+  readonly error?: TurnError;
+  /** Validated JSON of the final answer, when a response format asked for it. */
+  readonly json?: unknown;
+  readonly validation?: ChatCompletionResult['validation'];
+}
+
+export interface AgentTurnRunnerDependencies {
+  readonly repositories: Repositories;
+  readonly router: ModelRouter;
+  readonly tools: ToolRegistry;
+  readonly settings: TurnSettings;
+}
+
+const toUsage = (usage: ChatCompletionResult['usage']): TokenUsage => ({
+  input: usage.inputTokens,
+  output: usage.outputTokens,
+  thinking: usage.thinkingTokens,
+  cached: usage.cachedInputTokens,
+});
+
+/**
+ * Runs one agent turn: stores the user's message first, then loops model call → tools until the
+ * model answers, compressing the turn's tool scratchpad before every call. Every step is persisted
+ * as it happens (assistant messages are `pending` while their call runs), so a crash or a provider
+ * outage loses nothing: the turn is recorded as failed with its error and the session stays usable.
+ */
+export class AgentTurnRunner {
+  constructor(private readonly dependencies: AgentTurnRunnerDependencies) {}
+
+  async run(input: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
+    const { repositories, router, settings } = this.dependencies;
+    const session = await repositories.sessions.getForOwner(input.ownerUserId, input.sessionId);
+    // Routing problems are configuration errors: refuse before anything is stored.
+    const resolved = router.resolve(session.model ?? router.defaultModel);
+    const turnId = newId();
+    await repositories.turns.acquire(input.ownerUserId, input.sessionId, turnId, settings.leaseMs);
+    try {
+      const appended = await repositories.messages.append(input.ownerUserId, input.sessionId, {
+        role: 'user',
+        contentParts: toContentParts(input.content),
+        idempotencyKey: input.idempotencyKey ?? null,
+      });
+      if (!appended.created) return await this.replay(input, appended.message);
+      emit({ type: 'turn-start', turnId, sessionId: input.sessionId, userMessageId: appended.message.id, model: resolved.model });
+      const history = await this.history(input, appended.message.seq);
+      const system: ChatMessage[] = session.systemPrompt ? [{ role: 'system', content: session.systemPrompt }] : [];
+      return await this.loop(input, emit, {
+        turnId,
+        resolved,
+        prefix: [...system, ...history, { role: 'user', content: typeof input.content === 'string' ? input.content : [...input.content] }],
+        userMessage: appended.message,
+      });
+    } finally {
+      await repositories.turns.release(input.sessionId, turnId);
+    }
+  }
+
+  private async loop(
+    input: TurnInput,
+    emit: TurnEventSink,
+    turn: { turnId: string; resolved: ResolvedModel; prefix: ChatMessage[]; userMessage: Message },
+  ): Promise<TurnResult> {
+    const { repositories, settings, tools } = this.dependencies;
+    const { turnId, resolved } = turn;
+    const written: Message[] = [turn.userMessage];
+    const store = new SessionToolResultStore(repositories.toolResults, input.ownerUserId, input.sessionId);
+    const compressor = new ScratchpadCompressor({
+      model: resolved.model,
+      store,
+      ...(settings.summarize && { summarizer: createModelSummarizer({ client: resolved.client, modelParams: { model: resolved.model } }) }),
+    });
+    const scratchpad: ChatMessage[] = [];
+    const messageIds = () => written.map((message) => message.id);
+
+    for (let call = 1; call <= settings.maxModelCalls; call++) {
+      if (call > 1) await repositories.turns.renew(input.sessionId, turnId, settings.leaseMs);
+      const compressed = await compressor.compress({ entries: scratchpad, budgetTokens: settings.scratchpadBudgetTokens, signal: input.signal });
+      const compressionEvents: CompressionEvent[] = compressed.event.method === 'none' ? [] : [compressed.event];
+      for (const event of compressionEvents) emit({ type: 'compression', event });
+
+      const pending = await repositories.messages.append(input.ownerUserId, input.sessionId, {
+        role: 'assistant',
+        contentParts: [],
+        status: 'pending',
+        model: resolved.model,
+      });
+      const produced = { text: '' };
+      let result: ChatCompletionResult;
+      try {
+        result = await this.callModel(input, emit, pending.message.id, produced, {
+          resolved,
+          messages: [...turn.prefix, ...compressed.messages],
+          lastCall: call === settings.maxModelCalls,
+        });
+      } catch (error) {
+        const turnError = toTurnError(error, input.signal);
+        written.push(
+          await repositories.messages.finish(input.ownerUserId, input.sessionId, pending.message.id, {
+            status: 'failed',
+            error: turnError,
+            contentParts: produced.text ? toContentParts(produced.text) : [],
+            compressionEvents: compressionEvents as unknown as JsonObject[],
+          }),
+        );
+        emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
+        return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
+      }
+
+      written.push(
+        await repositories.messages.finish(input.ownerUserId, input.sessionId, pending.message.id, {
+          status: 'complete',
+          contentParts: result.text ? toContentParts(result.text) : [],
+          toolCalls: result.toolCalls.length ? (result.toolCalls as unknown as JsonObject[]) : null,
+          usage: toUsage(result.usage),
+          model: result.model || resolved.model,
+          compressionEvents: compressionEvents.length ? (compressionEvents as unknown as JsonObject[]) : null,
+        }),
+      );
+      emit({ type: 'usage', messageId: pending.message.id, usage: result.usage });
+      if (!result.toolCalls.length) {
+        emit({ type: 'turn-end', turnId, status: 'complete', messageIds: messageIds() });
+        return {
+          turnId,
+          status: 'complete',
+          replayed: false,
+          messages: written,
+          ...(result.json !== undefined && { json: result.json }),
+          ...(result.validation && { validation: result.validation }),
+        };
+      }
+
+      scratchpad.push({ role: 'assistant', content: result.text, toolCalls: result.toolCalls });
+      for (const toolCall of result.toolCalls) {
+        try {
+          const toolMessage = await this.runTool(input, emit, store, compressor, toolCall);
+          written.push(toolMessage.stored);
+          scratchpad.push(toolMessage.chat);
+        } catch (error) {
+          const turnError: TurnError =
+            error instanceof TurnFailure ? error.turnError : { code: 'tool_failed', message: `Tool ${toolCall.name} failed: ${describe(error)}` };
+          const failed = await repositories.messages.append(input.ownerUserId, input.sessionId, {
+            role: 'tool',
+            toolCallId: toolCall.id,
+            contentParts: toContentParts(turnError.message),
+            status: 'failed',
+            error: turnError,
+          });
+          written.push(failed.message);
+          emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
+          return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
+        }
+      }
+    }
+    // Unreachable in practice: the last call is told not to use tools.
+    const turnError: TurnError = { code: 'tool_loop_limit', message: `The model kept calling tools after ${settings.maxModelCalls} calls` };
+    emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
+    return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
+  }
+
+  private async callModel(
+    input: TurnInput,
+    emit: TurnEventSink,
+    messageId: string,
+    produced: { text: string },
+    call: { resolved: ResolvedModel; messages: ChatMessage[]; lastCall: boolean },
+  ): Promise<ChatCompletionResult> {
+    const options = {
+      modelParams: { model: call.resolved.model },
+      messages: call.messages,
+      tools: this.dependencies.tools.definitions(),
+      // On the last allowed call the model must answer instead of asking for more tools.
+      toolChoice: call.lastCall ? ('none' as const) : ('auto' as const),
+      signal: input.signal,
+      ...(input.responseFormat && { responseFormat: input.responseFormat }),
+    };
+    if (!input.stream) {
+      const result = await executeChatCompletion(call.resolved.client, { ...options, stream: false });
+      for (const toolCall of result.toolCalls) emit({ type: 'tool-call', messageId, toolCall });
+      return result;
+    }
+    for await (const part of executeChatCompletion(call.resolved.client, { ...options, stream: true })) {
+      if (part.type === 'text-delta') {
+        produced.text += part.text;
+        emit({ type: 'text-delta', messageId, text: part.text });
+      } else if (part.type === 'tool-call') emit({ type: 'tool-call', messageId, toolCall: part.toolCall });
+      else if (part.type === 'finish') return part.result;
+    }
+    throw new TurnFailure({ code: 'provider_error', message: 'The provider stream ended without a result' });
+  }
+
+  /** Runs one tool, keeps its full output aside, and stores a copy bounded for later turns' context. */
+  private async runTool(
+    input: TurnInput,
+    emit: TurnEventSink,
+    store: SessionToolResultStore,
+    compressor: ScratchpadCompressor,
+    toolCall: ToolCall,
+  ): Promise<{ stored: Message; chat: ChatMessage }> {
+    const { repositories, tools, settings } = this.dependencies;
+    const output = await tools.execute(toolCall.name, toolCall.arguments, {
+      ownerUserId: input.ownerUserId,
+      sessionId: input.sessionId,
+      toolResults: store,
+      signal: input.signal,
+    });
+    const toolChat: ChatMessage = { role: 'tool', toolCallId: toolCall.id, toolName: toolCall.name, content: output.content, ...(output.isError && { isError: true }) };
+    const bounded = await compressor.compress({
+      entries: [{ role: 'assistant', content: '', toolCalls: [toolCall] }, toolChat],
+      budgetTokens: settings.storedToolResultTokens,
+    });
+    const boundedTool = bounded.messages.find((message) => message.role === 'tool');
+    const storedText = boundedTool && boundedTool.role === 'tool' ? textOfTool(boundedTool.content) : output.content;
+    const appended = await repositories.messages.append(input.ownerUserId, input.sessionId, {
+      role: 'tool',
+      toolCallId: toolCall.id,
+      contentParts: toContentParts(storedText),
+      ...(output.isError && { error: { code: 'tool_error', message: 'The tool reported an error' } }),
+    });
+    await store.put({ toolCallId: toolCall.id, toolName: toolCall.name, content: output.content });
+    emit({
+      type: 'tool-result',
+      toolCallId: toolCall.id,
+      toolName: toolCall.name,
+      isError: output.isError,
+      characters: output.content.length,
+      preview: output.content.slice(0, 500),
+    });
+    return { stored: appended.message, chat: toolChat };
+  }
+
+  /** The completed conversation before this turn's user message. */
+  private async history(input: TurnInput, beforeSequence: number): Promise<ChatMessage[]> {
+    const messages: Message[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.dependencies.repositories.messages.listForOwner(input.ownerUserId, input.sessionId, {
+        limit: 500,
+        ...(cursor && { cursor }),
+      });
+      for (const message of page.items) if (message.seq < beforeSequence) messages.push(message);
+      cursor = page.nextCursor ?? undefined;
+      if (page.items.some((message) => message.seq >= beforeSequence)) break;
+    } while (cursor);
+    return storedMessagesToChat(messages);
+  }
+
+  /** The earlier turn that an `Idempotency-Key` names: its user message and what followed it. */
+  private async replay(input: TurnInput, userMessage: Message): Promise<TurnResult> {
+    const after: Message[] = [];
+    let cursor: string | undefined;
+    collect: do {
+      const page = await this.dependencies.repositories.messages.listForOwner(input.ownerUserId, input.sessionId, {
+        limit: 500,
+        ...(cursor && { cursor }),
+      });
+      for (const message of page.items) {
+        if (message.seq <= userMessage.seq) continue;
+        if (message.role === 'user') break collect;
+        after.push(message);
+      }
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const failed = after.find((message) => message.status === 'failed');
+    return {
+      turnId: userMessage.id,
+      status: failed ? 'failed' : 'complete',
+      replayed: true,
+      messages: [userMessage, ...after],
+      ...(failed?.error && { error: failed.error as TurnError }),
+    };
+  }
+}
+
+function textOfTool(content: string | readonly { type: 'text'; text: string }[]): string {
+  return typeof content === 'string' ? content : content.map((part) => part.text).join('');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
