@@ -1,8 +1,7 @@
 import type { AssistantMessage, ChatMessage } from '@agentdesk/providers';
-import { flattenContent } from '../messages/flatten-content';
 import type { ScratchpadGroup } from '../messages/scratchpad-groups';
 import type { Summarizer } from '../summarizer/summarizer';
-import { fitsAsIs, type CompressionContext } from './compression-context';
+import { fitsAsIs, storeResult, type CompressionContext } from './compression-context';
 import type { OlderEntriesOutcome, RemovedEntry, SummarizerReport, TruncatedItem } from './compression-event';
 import { removedEntriesNote, storedReferencesLine, summaryHeading, type StoredReference } from './compressor-texts';
 import { fitGroup } from './truncate-group';
@@ -76,14 +75,7 @@ async function removedEntries(
   const entries: RemovedEntry[] = [];
   for (const message of messages) {
     if (message.role === 'tool') {
-      const storedResultId =
-        context.store === undefined
-          ? undefined
-          : await context.store.put({
-              toolCallId: message.toolCallId,
-              toolName: message.toolName,
-              content: flattenContent(message.content),
-            });
+      const storedResultId = await storeResult(context, message);
       entries.push({
         role: 'tool',
         how,
@@ -172,31 +164,30 @@ async function summarize(
   return { message, report, removed };
 }
 
-/**
- * The deterministic fallback: walking from the newest older group back, keep whole groups while
- * they fit, truncate the first that does not (if its call and the short notices fit), and replace
- * everything older by a note naming the stored originals.
- */
-async function truncateOlder(
+/** Older groups kept (whole or truncated) within a budget, newest first. */
+interface KeptSuffix {
+  kept: ChatMessage[];
+  tokens: number;
+  truncatedItems: TruncatedItem[];
+  /** Index of the oldest kept group (`groups.length` when none). */
+  firstKept: number;
+}
+
+async function keepNewestGroups(
   context: CompressionContext,
   groups: readonly ScratchpadGroup[],
-  targetTokens: number,
-): Promise<Omit<OlderEntriesResult, 'summarizer'>> {
-  const { counter, language } = context;
-  const totalMessages = groups.reduce((sum, group) => sum + group.messages.length, 0);
-  // Room for the shortest note, sized for the worst case (every older message removed).
-  const noteReserve = counter.countMessage({ role: 'assistant', content: removedEntriesNote(language, totalMessages, '') });
-  const keptBudget = targetTokens - noteReserve;
+  budgetTokens: number,
+): Promise<KeptSuffix> {
   const kept: ChatMessage[][] = [];
   const truncatedItems: TruncatedItem[] = [];
   let used = 0;
   let firstKept = groups.length;
   for (let index = groups.length - 1; index >= 0; index--) {
     const group = groups[index]!;
-    const room = keptBudget - used;
+    const room = budgetTokens - used;
     if (room <= 0) break;
     const whole = group.messages.every((message) => fitsAsIs(context, message, room));
-    const wholeTokens = whole ? counter.countMessages(group.messages) : Number.POSITIVE_INFINITY;
+    const wholeTokens = whole ? context.counter.countMessages(group.messages) : Number.POSITIVE_INFINITY;
     if (wholeTokens <= room) {
       kept.unshift(group.messages);
       used += wholeTokens;
@@ -214,19 +205,54 @@ async function truncateOlder(
     }
     break;
   }
+  return { kept: kept.flat(), tokens: used, truncatedItems, firstKept };
+}
 
-  const removed = groups.slice(0, firstKept).flatMap((group) => group.messages);
-  const removedEntryList = await removedEntries(context, removed, 'dropped');
-  const messages = kept.flat();
-  if (removed.length > 0) {
-    const room = targetTokens - used;
+/**
+ * The deterministic fallback: walking from the newest older group back, keep whole groups while
+ * they fit, truncate the first that does not (if its call and the short notices fit), and replace
+ * everything older by a note naming the stored originals. When the note with the ids does not fit,
+ * the kept part is made smaller once so that it does: the ids are what keeps removed data reachable.
+ */
+async function truncateOlder(
+  context: CompressionContext,
+  groups: readonly ScratchpadGroup[],
+  targetTokens: number,
+): Promise<Omit<OlderEntriesResult, 'summarizer'>> {
+  const { counter, language } = context;
+  const totalMessages = groups.reduce((sum, group) => sum + group.messages.length, 0);
+  // Room for the shortest note, sized for the worst case (every older message removed).
+  const shortNoteReserve = counter.countMessage({ role: 'assistant', content: removedEntriesNote(language, totalMessages, '') });
+
+  const notesFor = async (suffix: KeptSuffix) => {
+    const removed = groups.slice(0, suffix.firstKept).flatMap((group) => group.messages);
+    const entries = await removedEntries(context, removed, 'dropped');
     const full: AssistantMessage = {
       role: 'assistant',
-      content: removedEntriesNote(language, removed.length, storedReferencesLine(language, referencesOf(removedEntryList))),
+      content: removedEntriesNote(language, removed.length, storedReferencesLine(language, referencesOf(entries))),
     };
     const short: AssistantMessage = { role: 'assistant', content: removedEntriesNote(language, removed.length, '') };
-    const note = [full, short].find((candidate) => counter.countMessageUpTo(candidate, room).tokens <= room);
+    return { removed, entries, full, short };
+  };
+
+  let suffix = await keepNewestGroups(context, groups, targetTokens - shortNoteReserve);
+  let notes = await notesFor(suffix);
+  const fullTokens = (): number => counter.countMessage(notes.full);
+  if (notes.removed.length > 0 && fullTokens() > targetTokens - suffix.tokens) {
+    const extra = fullTokens() - counter.countMessage(notes.short);
+    const smaller = await keepNewestGroups(context, groups, targetTokens - shortNoteReserve - extra);
+    const smallerNotes = await notesFor(smaller);
+    if (counter.countMessage(smallerNotes.full) <= targetTokens - smaller.tokens) {
+      suffix = smaller;
+      notes = smallerNotes;
+    }
+  }
+
+  const messages = [...suffix.kept];
+  if (notes.removed.length > 0) {
+    const room = targetTokens - suffix.tokens;
+    const note = [notes.full, notes.short].find((candidate) => counter.countMessageUpTo(candidate, room).tokens <= room);
     if (note !== undefined) messages.unshift(note);
   }
-  return { messages, outcome: 'truncated', truncatedItems, removedEntries: removedEntryList };
+  return { messages, outcome: 'truncated', truncatedItems: suffix.truncatedItems, removedEntries: notes.entries };
 }

@@ -26,6 +26,22 @@ export interface CompressionContext {
   store?: ToolResultStore;
   /** Truncations already computed, per original message and target; an unchanged scratchpad is not cut again. */
   truncations: WeakMap<ToolMessage, MemoizedTruncations>;
+  /** Ids of results already stored, per message, so a store (maybe a database) is asked once per result. */
+  storedIds: WeakMap<ToolMessage, { content: ToolMessage['content']; id: string }>;
+}
+
+/** Stores a tool result's full text (once per message) and returns its id; `undefined` without a store. */
+export async function storeResult(context: CompressionContext, message: ToolMessage): Promise<string | undefined> {
+  if (context.store === undefined) return undefined;
+  const known = context.storedIds.get(message);
+  if (known !== undefined && known.content === message.content) return known.id;
+  const id = await context.store.put({
+    toolCallId: message.toolCallId,
+    toolName: message.toolName,
+    content: flattenContent(message.content),
+  });
+  context.storedIds.set(message, { content: message.content, id });
+  return id;
 }
 
 /** Characters of a message's content once flattened, without building the flat string. */

@@ -89,6 +89,7 @@ export class ScratchpadCompressor {
       maxMessageCharacters: options.maxMessageCharacters ?? DEFAULT_MAX_MESSAGE_CHARACTERS,
       ...(options.store === undefined ? {} : { store: options.store }),
       truncations: new WeakMap(),
+      storedIds: new WeakMap(),
     };
     const headShare = this.context.headShare;
     if (!(headShare > 0 && headShare < 1)) throw new RangeError(`headShare must be between 0 and 1, got ${headShare}`);

@@ -1,6 +1,6 @@
 import type { ChatMessage, ToolMessage } from '@agentdesk/providers';
 import type { ScratchpadGroup } from '../messages/scratchpad-groups';
-import { measure, type CompressionContext } from './compression-context';
+import { measure, storeResult, type CompressionContext } from './compression-context';
 import type { TruncatedItem } from './compression-event';
 import { minimalToolMessageTokens, truncateToolMessage } from './truncate-tool-message';
 
@@ -9,12 +9,22 @@ export type GroupFit =
   | { fitted: true; messages: ChatMessage[]; tokens: number; truncatedItems: TruncatedItem[] }
   | { fitted: false; requiredTokens: number };
 
+interface ResultNeed {
+  result: ToolMessage;
+  /** Tokens to keep it whole; infinite when it cannot be kept whole (over the budget or the character cap). */
+  whole: number;
+  /** Tokens it gets in any case: whole when small, else its compact-notice form. */
+  floor: number;
+  storedResultId?: string;
+}
+
 /**
  * Fits a call group into `targetTokens`: the assistant message (the tool call) stays verbatim;
- * the results share what is left. Smaller results are kept whole first, so the budget they do not
- * use goes to the large ones, which are truncated with the notice. Never separates a result from
- * its call: the group comes back whole or not at all (`fitted: false`, with the smallest budget
- * that would have worked).
+ * the results share what is left. Each result first gets its floor (itself when tiny, else the
+ * compact INCOMPLETE notice); the surplus then goes to the results needing the least extra first,
+ * so small results stay whole and the large ones are truncated into what remains. The group comes
+ * back whole or not at all (`fitted: false`, with the exact smallest budget that fits it), so a
+ * result is never separated from its call.
  */
 export async function fitGroup(
   context: CompressionContext,
@@ -25,38 +35,41 @@ export async function fitGroup(
   const results = new Set<ChatMessage>(group.results);
   let fixedTokens = 0;
   for (const message of group.messages) if (!results.has(message)) fixedTokens += context.counter.countMessage(message);
-  const required = (): number => {
-    let total = fixedTokens;
-    for (const result of group.results) {
-      const minimal = minimalToolMessageTokens(context, result);
-      // Counting stops at `minimal`: a 100 MB result is not tokenized to learn it is large.
-      const measured = measure(context, result, minimal);
-      total += measured.exact && !measured.overCharacterCap ? Math.min(minimal, measured.tokens) : minimal;
-    }
-    return total;
-  };
-  if (fixedTokens > targetTokens) return { fitted: false, requiredTokens: required() };
 
-  const needs = group.results.map((result) => ({ result, measured: measure(context, result, targetTokens) }));
-  const order = [...needs].sort((left, right) => left.measured.tokens - right.measured.tokens);
+  const needs: ResultNeed[] = [];
+  for (const result of group.results) needs.push(await needOf(context, result, Math.max(0, targetTokens - fixedTokens)));
+  const requiredTokens = needs.reduce((sum, need) => sum + need.floor, fixedTokens);
+  if (requiredTokens > targetTokens) return { fitted: false, requiredTokens };
+
+  const order = [...needs].sort((left, right) => left.whole - left.floor - (right.whole - right.floor));
   const replaced = new Map<ToolMessage, ToolMessage>();
   const truncatedItems: TruncatedItem[] = [];
-  let remaining = targetTokens - fixedTokens;
+  let surplus = targetTokens - requiredTokens;
   for (let index = 0; index < order.length; index++) {
-    const { result, measured } = order[index]!;
-    const share = Math.floor(remaining / (order.length - index));
-    if (measured.exact && measured.tokens <= share && !measured.overCharacterCap) {
-      remaining -= measured.tokens;
+    const need = order[index]!;
+    const extraShare = Math.floor(surplus / (order.length - index));
+    const extra = need.whole - need.floor;
+    if (extra <= extraShare) {
+      surplus -= extra;
       continue;
     }
-    const truncation = await truncateToolMessage(context, result, share, newest);
-    if (truncation === undefined) return { fitted: false, requiredTokens: required() };
-    replaced.set(result, truncation.message);
+    const truncation = await truncateToolMessage(context, need.result, need.floor + extraShare, newest, need.storedResultId);
+    // Unreachable while floors are exact (the compact notice always fits its floor); kept as a guard.
+    if (truncation === undefined) return { fitted: false, requiredTokens: requiredTokens + 1 };
+    replaced.set(need.result, truncation.message);
     truncatedItems.push(truncation.item);
-    remaining -= truncation.item.tokensAfter;
+    surplus -= truncation.item.tokensAfter - need.floor;
   }
-  const messages = group.messages.map((message) =>
-    message.role === 'tool' ? (replaced.get(message) ?? message) : message,
-  );
-  return { fitted: true, messages, tokens: targetTokens - remaining, truncatedItems };
+  const messages = group.messages.map((message) => (message.role === 'tool' ? (replaced.get(message) ?? message) : message));
+  return { fitted: true, messages, tokens: targetTokens - surplus, truncatedItems };
+}
+
+async function needOf(context: CompressionContext, result: ToolMessage, limit: number): Promise<ResultNeed> {
+  const measured = measure(context, result, limit);
+  const whole = measured.exact && !measured.overCharacterCap ? measured.tokens : Number.POSITIVE_INFINITY;
+  // A result smaller than even the id-less compact notice is never cut: no need to store it.
+  if (whole <= minimalToolMessageTokens(context, result, undefined)) return { result, whole, floor: whole };
+  const storedResultId = await storeResult(context, result);
+  const floor = Math.min(whole, minimalToolMessageTokens(context, result, storedResultId));
+  return { result, whole, floor, ...(storedResultId === undefined ? {} : { storedResultId }) };
 }

@@ -2,7 +2,7 @@ import type { ToolMessage } from '@agentdesk/providers';
 import { flattenContent } from '../messages/flatten-content';
 import { truncateText } from '../truncation/truncate-text';
 import { compactTruncationNotice } from '../truncation/truncation-notice';
-import { reportedTokens, type CompressionContext, type ToolMessageTruncation } from './compression-context';
+import { reportedTokens, storeResult, type CompressionContext, type ToolMessageTruncation } from './compression-context';
 
 /** Budgets remembered per message; a scratchpad is usually re-compressed with the same few budgets. */
 const MAX_MEMOIZED_TARGETS = 8;
@@ -12,23 +12,23 @@ export function toolMessageOverhead(context: CompressionContext, message: ToolMe
   return context.counter.countMessage({ ...message, content: '' });
 }
 
-/** Tokens of the smallest form of a truncated tool message (the compact notice alone). */
-export function minimalToolMessageTokens(context: CompressionContext, message: ToolMessage): number {
-  // A placeholder id as long as real ones keeps the estimate honest when a store names the original.
-  const placeholderId = context.store === undefined ? undefined : 'tr_000000000000000000000000';
-  const notice = compactTruncationNotice(context.language, Math.max(1, flattenContent(message.content).length), placeholderId);
+/** Tokens of the smallest form of a truncated tool message: the compact notice naming `storedResultId`. */
+export function minimalToolMessageTokens(context: CompressionContext, message: ToolMessage, storedResultId: string | undefined): number {
+  const notice = compactTruncationNotice(context.language, flattenContent(message.content).length, storedResultId);
   return toolMessageOverhead(context, message) + context.counter.countText(notice);
 }
 
 /**
- * Cuts one tool result to at most `targetTokens` (whole message), storing the original first so
- * the notice can name it. Returns `undefined` when not even the compact notice fits.
+ * Cuts one tool result to at most `targetTokens` (whole message), storing the original first (unless
+ * the caller already did) so the notice can name it. Returns `undefined` when not even the compact
+ * notice fits.
  */
 export async function truncateToolMessage(
   context: CompressionContext,
   message: ToolMessage,
   targetTokens: number,
   newest: boolean,
+  knownStoredResultId?: string,
 ): Promise<ToolMessageTruncation | undefined> {
   const memo = context.truncations.get(message);
   const cached = memo?.content === message.content ? memo.byTarget.get(targetTokens) : undefined;
@@ -38,10 +38,7 @@ export async function truncateToolMessage(
   if (targetTokens - overhead <= 0) return undefined;
   const text = flattenContent(message.content);
   const before = reportedTokens(context, message, targetTokens);
-  const storedResultId =
-    context.store === undefined
-      ? undefined
-      : await context.store.put({ toolCallId: message.toolCallId, toolName: message.toolName, content: text });
+  const storedResultId = knownStoredResultId ?? (await storeResult(context, message));
   const outcome = truncateText(text, {
     targetTokens: targetTokens - overhead,
     counter: context.counter,

@@ -24,7 +24,7 @@ export function renderEntriesForSummary(
     .map((entry) => counter.countText(renderOther(entry)))
     .reduce((sum, tokens) => sum + tokens, 0);
   const perResult = Math.max(MINIMUM_RESULT_TOKENS, Math.floor((budgetTokens - framing) / Math.max(1, results)));
-  return entries
+  const rendered = entries
     .map((entry) => {
       if (entry.role !== 'tool') return renderOther(entry);
       const text = flattenContent(entry.content);
@@ -34,6 +34,8 @@ export function renderEntriesForSummary(
       return `Result of ${entry.toolName} (call ${entry.toolCallId})${status}:\n${body}`;
     })
     .join('\n\n');
+  // Many calls, or long arguments, can still exceed the budget: cut the whole rendering as well.
+  return truncateText(rendered, { targetTokens: budgetTokens, counter, language, notice: false })?.text ?? '';
 }
 
 function renderOther(entry: ChatMessage): string {

@@ -87,19 +87,26 @@ export interface OmissionStats {
  * Bracketed text only: each cut strategy adds the line breaks or JSON quoting that fits its format.
  */
 export function omissionMarker(stats: OmissionStats, language: NoticeLanguage): string {
-  const characters = formatCount(stats.characters, language);
+  const french = language === 'fr';
+  const characters = plural(stats.characters, language, french ? ['caractère', 'caractères'] : ['character', 'characters']);
   if (stats.items !== undefined) {
     const omitted = formatCount(stats.items.omitted, language);
     const total = formatCount(stats.items.total, language);
-    return language === 'fr'
-      ? `[... ${omitted} éléments sur ${total} omis (${characters} caractères) ...]`
-      : `[... ${omitted} of ${total} items omitted (${characters} characters) ...]`;
+    return french
+      ? `[... ${omitted} ${stats.items.omitted > 1 ? 'éléments omis' : 'élément omis'} sur ${total} (${characters}) ...]`
+      : `[... ${omitted} of ${total} items omitted (${characters}) ...]`;
   }
   if (stats.lines !== undefined) {
-    const lines = formatCount(stats.lines, language);
-    return language === 'fr'
-      ? `[... ${lines} lignes omises (${characters} caractères) ...]`
-      : `[... ${lines} lines omitted (${characters} characters) ...]`;
+    const lines = plural(stats.lines, language, french ? ['ligne omise', 'lignes omises'] : ['line', 'lines']);
+    return french ? `[... ${lines} (${characters}) ...]` : `[... ${lines} omitted (${characters}) ...]`;
   }
-  return language === 'fr' ? `[... ${characters} caractères omis ...]` : `[... ${characters} characters omitted ...]`;
+  return french
+    ? `[... ${characters} omis ...]`
+    : `[... ${characters} omitted ...]`;
+}
+
+/** "1 line" / "2 lines"; French uses the singular for 0 and 1. */
+function plural(count: number, language: NoticeLanguage, [singular, pluralForm]: [string, string]): string {
+  const single = language === 'fr' ? count <= 1 : count === 1;
+  return `${formatCount(count, language)} ${single ? singular : pluralForm}`;
 }
