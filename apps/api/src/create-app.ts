@@ -3,14 +3,17 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
+import { ApiError, ApiErrorCode } from './errors/api-error';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { errorBody } from './errors/error-body';
+import { httpStatusOf } from './errors/http-status';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { createLogger } from './logging/create-logger';
 import { NestPinoLogger } from './logging/nest-pino-logger';
@@ -18,7 +21,15 @@ import { ApiMetrics } from './metrics/api-metrics';
 import { registerHttpMetrics } from './metrics/http-metrics-hook';
 import { buildOpenApiDocument, OpenApiDocumentHolder } from './openapi/openapi-document';
 import { RegisteredRoutes, RouteInventory } from './routes/route-inventory';
-import { createRepositories, migrateToLatest, openDatabase, parseDatabaseUrl, type AppDatabase, type Clock, type Repositories } from './storage';
+import {
+  createRepositories,
+  migrateToLatest,
+  openDatabase,
+  parseDatabaseUrl,
+  type AppDatabase,
+  type Clock,
+  type Repositories,
+} from './storage';
 
 /** Test and benchmark seams; production passes none. */
 export interface CreateAppOptions {
@@ -59,9 +70,18 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const database = options.database ?? openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
-    const repositories = createRepositories(database, options.clock === undefined ? {} : { clock: options.clock });
+    const repositories = createRepositories(
+      database,
+      options.clock === undefined ? {} : { clock: options.clock },
+    );
     const bootstrap = await bootstrapAccess(repositories, config, logger);
-    const app = await startNest(config, { database, repositories, bootstrap, logger, extraModules: options.extraModules ?? [] });
+    const app = await startNest(config, {
+      database,
+      repositories,
+      bootstrap,
+      logger,
+      extraModules: options.extraModules ?? [],
+    });
     return {
       app,
       config,
@@ -92,7 +112,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
 async function startNest(
   config: AppConfig,
-  prepared: { database: AppDatabase; repositories: Repositories; bootstrap: BootstrapResult; logger: Logger; extraModules: readonly Type[] },
+  prepared: {
+    database: AppDatabase;
+    repositories: Repositories;
+    bootstrap: BootstrapResult;
+    logger: Logger;
+    extraModules: readonly Type[];
+  },
 ): Promise<NestFastifyApplication> {
   const { logger } = prepared;
   const metrics = new ApiMetrics();
@@ -104,6 +130,19 @@ async function startNest(
     genReqId: requestIdOf,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: false,
+    // Errors Fastify raises before routing (a malformed URL escape) skip the error handler: same body here.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const apiError = new ApiError(
+        ApiErrorCode.ValidationFailed,
+        'The URL is malformed (check its percent-encoding)',
+        { cause: error },
+      );
+      metrics.errors.inc({ code: apiError.code });
+      void reply
+        .code(httpStatusOf(apiError.code))
+        .header(REQUEST_ID_HEADER, request.id)
+        .send(errorBody(apiError, request.id));
+    },
   });
   const fastify = adapter.getInstance();
   fastify.addHook('onRoute', (route) => {
@@ -116,16 +155,22 @@ async function startNest(
 
   const openApiDocument = new OpenApiDocumentHolder();
   const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.forRoot({
-      config,
-      database: prepared.database,
-      repositories: prepared.repositories,
-      logger,
-      metrics,
-      access: { devUserId: prepared.bootstrap.devUserId, strategyName: `agentdesk-api-key-${instanceCount}` },
-      openApiDocument,
-      registeredRoutes,
-    }, prepared.extraModules),
+    AppModule.forRoot(
+      {
+        config,
+        database: prepared.database,
+        repositories: prepared.repositories,
+        logger,
+        metrics,
+        access: {
+          devUserId: prepared.bootstrap.devUserId,
+          strategyName: `agentdesk-api-key-${instanceCount}`,
+        },
+        openApiDocument,
+        registeredRoutes,
+      },
+      prepared.extraModules,
+    ),
     adapter,
     // abortOnError false: a failing start throws to the caller instead of exiting the process.
     { logger: new NestPinoLogger(logger), abortOnError: false },
@@ -155,7 +200,10 @@ async function startNest(
 function warnAboutUnguardedRoutes(app: NestFastifyApplication, logger: Logger): void {
   for (const route of app.get(RouteInventory).routes()) {
     if (route.policy === undefined) {
-      logger.error({ method: route.method, path: route.path }, 'route has no access policy (@Public or @RequireScope); every call is refused');
+      logger.error(
+        { method: route.method, path: route.path },
+        'route has no access policy (@Public or @RequireScope); every call is refused',
+      );
     }
   }
 }
@@ -163,6 +211,7 @@ function warnAboutUnguardedRoutes(app: NestFastifyApplication, logger: Logger): 
 function openConfiguredDatabase(config: AppConfig): AppDatabase {
   const url = config.database.url.reveal();
   const target = parseDatabaseUrl(url);
-  if (target.dialect === 'sqlite' && target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
+  if (target.dialect === 'sqlite' && target.filename !== ':memory:')
+    mkdirSync(dirname(target.filename), { recursive: true });
   return openDatabase({ url, poolSize: config.database.poolSize });
 }

@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 
 const projectTsconfig = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
-const { startApi } = (await tsImport('./start-api.ts', { parentURL: import.meta.url, tsconfig: projectTsconfig })) as {
+const { startApi } = (await tsImport('./start-api.ts', {
+  parentURL: import.meta.url,
+  tsconfig: projectTsconfig,
+})) as {
   startApi: () => Promise<void>;
 };
 

@@ -7,17 +7,18 @@ import { createApp } from './create-app';
  */
 export async function startApi(): Promise<void> {
   let config;
+  let api;
   try {
     config = loadConfig(process.env);
+    api = await createApp(config);
   } catch (error) {
+    // Configuration problems (including a revoked AGENTDESK_ADMIN_KEY) are the operator's to fix: no stack trace.
     if (error instanceof ConfigError) {
       console.error(error.message);
       process.exit(2);
     }
     throw error;
   }
-
-  const api = await createApp(config);
   const url = await api.listen();
   const shutdown = (signal: string): void => {
     api.logger.info({ signal }, 'shutting down');

@@ -36,16 +36,33 @@ export class AdminSessionsService {
     return { items: page.items.map(toSessionJson), nextCursor: page.nextCursor };
   }
 
-  async read(context: AuditContext, sessionId: string, query: z.output<typeof adminReadSessionQuery>): Promise<SessionWithMessages> {
+  async read(
+    context: AuditContext,
+    sessionId: string,
+    query: z.output<typeof adminReadSessionQuery>,
+  ): Promise<SessionWithMessages> {
     const session = await this.repositories.sessions.getForAdmin(sessionId);
-    const messages = await this.repositories.messages.listForAdmin(sessionId, { limit: query.limit, cursor: query.cursor ?? null });
+    const messages = await this.repositories.messages.listForAdmin(sessionId, {
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
     await this.audit.recordRead(context, auditActions.sessionRead, session);
-    return { session: toSessionJson(session), messages: { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor } };
+    return {
+      session: toSessionJson(session),
+      messages: { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor },
+    };
   }
 
-  async readMessages(context: AuditContext, sessionId: string, query: z.output<typeof adminReadSessionQuery>): Promise<Page<MessageJson>> {
+  async readMessages(
+    context: AuditContext,
+    sessionId: string,
+    query: z.output<typeof adminReadSessionQuery>,
+  ): Promise<Page<MessageJson>> {
     const session = await this.repositories.sessions.getForAdmin(sessionId);
-    const messages = await this.repositories.messages.listForAdmin(sessionId, { limit: query.limit, cursor: query.cursor ?? null });
+    const messages = await this.repositories.messages.listForAdmin(sessionId, {
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
     await this.audit.recordRead(context, auditActions.sessionMessagesRead, session);
     return { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor };
   }

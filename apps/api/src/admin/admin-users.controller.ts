@@ -22,9 +22,14 @@ export class AdminUsersController {
   @Get()
   @ApiOperation({ summary: 'List users, newest first (filter by portal, search external id or name)' })
   @Returns(200, pageJsonSchema(userJsonSchema), 'One page of users')
-  async list(@ValidQuery(adminListUsersQuery) query: z.output<typeof adminListUsersQuery>): Promise<Page<UserJson>> {
+  async list(
+    @ValidQuery(adminListUsersQuery) query: z.output<typeof adminListUsersQuery>,
+  ): Promise<Page<UserJson>> {
     const page = await this.repositories.users.listForAdmin(
-      { ...(query.portalId === undefined ? {} : { portalId: query.portalId }), ...(query.search === undefined ? {} : { search: query.search }) },
+      {
+        ...(query.portalId === undefined ? {} : { portalId: query.portalId }),
+        ...(query.search === undefined ? {} : { search: query.search }),
+      },
       { limit: query.limit, cursor: query.cursor ?? null },
     );
     return { items: page.items.map(toUserJson), nextCursor: page.nextCursor };

@@ -4,5 +4,9 @@ import { AdminSessionsController } from './admin-sessions.controller';
 import { AdminSessionsService } from './admin-sessions.service';
 import { AdminUsersController } from './admin-users.controller';
 
-@Module({ imports: [AuditModule], controllers: [AdminSessionsController, AdminUsersController], providers: [AdminSessionsService] })
+@Module({
+  imports: [AuditModule],
+  controllers: [AdminSessionsController, AdminUsersController],
+  providers: [AdminSessionsService],
+})
 export class AdminModule {}

@@ -12,5 +12,11 @@ export const userJsonSchema = z.object({
 export type UserJson = z.infer<typeof userJsonSchema>;
 
 export function toUserJson(user: User): UserJson {
-  return { id: user.id, portalId: user.portalId, externalId: user.externalId, displayName: user.displayName, createdAt: user.createdAt.toISOString() };
+  return {
+    id: user.id,
+    portalId: user.portalId,
+    externalId: user.externalId,
+    displayName: user.displayName,
+    createdAt: user.createdAt.toISOString(),
+  };
 }

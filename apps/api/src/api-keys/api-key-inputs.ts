@@ -35,5 +35,9 @@ export const createApiKeyBody = z.discriminatedUnion('role', [portalKeyBody, use
 
 /** `GET /v1/admin/api-keys`. */
 export const listApiKeysQuery = z
-  .object({ includeRevoked: queryBooleanSchema.optional(), limit: pageSizeSchema(MAX_PAGE_SIZE).optional(), cursor: cursorSchema.optional() })
+  .object({
+    includeRevoked: queryBooleanSchema.optional(),
+    limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
+    cursor: cursorSchema.optional(),
+  })
   .strict();

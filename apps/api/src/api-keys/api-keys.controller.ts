@@ -8,7 +8,12 @@ import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '../sessions/session-json';
 import type { Page } from '../storage';
 import { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
-import { apiKeyJsonSchema, createdApiKeyJsonSchema, type ApiKeyJson, type CreatedApiKeyJson } from './api-key-json';
+import {
+  apiKeyJsonSchema,
+  createdApiKeyJsonSchema,
+  type ApiKeyJson,
+  type CreatedApiKeyJson,
+} from './api-key-json';
 import { ApiKeysService } from './api-keys.service';
 
 /** API keys (admin only). */

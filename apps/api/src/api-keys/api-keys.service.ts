@@ -14,7 +14,12 @@ export class ApiKeysService {
 
   async create(body: z.output<typeof createApiKeyBody>): Promise<CreatedApiKeyJson> {
     const generated = generateApiKey();
-    const common = { id: generated.keyId, prefix: generated.visiblePrefix, secretHash: generated.secretHash, label: body.label };
+    const common = {
+      id: generated.keyId,
+      prefix: generated.visiblePrefix,
+      secretHash: generated.secretHash,
+      label: body.label,
+    };
     if (body.role === 'portal') {
       const stored = await this.repositories.apiKeys.create({
         ...common,
@@ -28,7 +33,12 @@ export class ApiKeysService {
       body.userId !== undefined
         ? await this.repositories.users.getById(body.userId)
         : await findOrCreateLocalUser(this.repositories, body.externalId ?? '', body.displayName ?? null);
-    const stored = await this.repositories.apiKeys.create({ ...common, role: body.role, ownerUserId: owner.id, portalId: owner.portalId });
+    const stored = await this.repositories.apiKeys.create({
+      ...common,
+      role: body.role,
+      ownerUserId: owner.id,
+      portalId: owner.portalId,
+    });
     return { apiKey: toApiKeyJson(stored), key: generated.key };
   }
 

@@ -12,7 +12,9 @@ export const auditReasonSchema = singleLineText(500);
 const headerPipe = new ZodValidationPipe(auditReasonSchema.optional(), 'header', AUDIT_REASON_HEADER);
 
 /** Handler parameter: the validated `X-Audit-Reason` header (undefined when absent). */
-export const AuditReasonHeader = createParamDecorator((_data: unknown, context: ExecutionContext): string | undefined => {
-  const value = context.switchToHttp().getRequest<FastifyRequest>().headers[AUDIT_REASON_HEADER];
-  return headerPipe.transform(Array.isArray(value) ? value.join(', ') : value);
-});
+export const AuditReasonHeader = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): string | undefined => {
+    const value = context.switchToHttp().getRequest<FastifyRequest>().headers[AUDIT_REASON_HEADER];
+    return headerPipe.transform(Array.isArray(value) ? value.join(', ') : value);
+  },
+);

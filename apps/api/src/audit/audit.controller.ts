@@ -22,7 +22,9 @@ export class AuditController {
   @Get()
   @ApiOperation({ summary: 'Read the audit log, newest first' })
   @Returns(200, pageJsonSchema(auditEntryJsonSchema), 'One page of audit records')
-  async list(@ValidQuery(listAuditQuery) query: z.output<typeof listAuditQuery>): Promise<Page<AuditEntryJson>> {
+  async list(
+    @ValidQuery(listAuditQuery) query: z.output<typeof listAuditQuery>,
+  ): Promise<Page<AuditEntryJson>> {
     const page = await this.repositories.audit.list(
       {
         ...(query.actorId === undefined ? {} : { actorPrincipalId: query.actorId }),

@@ -30,7 +30,10 @@ export class ApiAccessGuard extends AuthGuard() implements CanActivate {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [context.getHandler(), context.getClass()]);
+    const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
     if (policy === undefined) {
       throw new ApiError(ApiErrorCode.Forbidden, 'This route declares no access policy, so it is closed');
     }
@@ -41,14 +44,18 @@ export class ApiAccessGuard extends AuthGuard() implements CanActivate {
     const principal = principalOf(request);
     await this.rateLimits.consume(request);
     if (!can(principal, policy.scope)) {
-      throw new ApiError(ApiErrorCode.Forbidden, `A ${describe(principal)} may not use this function (needs ${policy.scope})`);
+      throw new ApiError(
+        ApiErrorCode.Forbidden,
+        `A ${describe(principal)} may not use this function (needs ${policy.scope})`,
+      );
     }
     return true;
   }
 
   override handleRequest<TUser = Principal>(error: unknown, user: TUser | false | null): TUser {
     if (error !== null && error !== undefined) throw error;
-    if (user === false || user === null || user === undefined) throw new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
+    if (user === false || user === null || user === undefined)
+      throw new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
     return user;
   }
 }

@@ -50,7 +50,11 @@ export class ApiKeyAuthenticator {
 
   /** Dev mode only, and only for requests from this machine (the server is bound to loopback too). */
   private anonymousOrMissing(request: FastifyRequest): AuthenticationResult {
-    if (this.config.auth.devMode && this.access.devUserId !== null && isLoopbackHost(normalizeAddress(request.socket.remoteAddress))) {
+    if (
+      this.config.auth.devMode &&
+      this.access.devUserId !== null &&
+      isLoopbackHost(normalizeAddress(request.socket.remoteAddress))
+    ) {
       return { ok: true, principal: anonymousPrincipal };
     }
     return { ok: false, failure: 'missing' };
@@ -84,7 +88,11 @@ export class ApiKeyAuthenticator {
 /** The principal a stored key authenticates as. */
 export function principalOfKey(key: ApiKey): Principal {
   if (key.role === 'portal') {
-    return portalPrincipal({ portalId: key.portalId, trustClientUserId: key.trustClientUserId, apiKeyId: key.id });
+    return portalPrincipal({
+      portalId: key.portalId,
+      trustClientUserId: key.trustClientUserId,
+      apiKeyId: key.id,
+    });
   }
   return userPrincipal({ id: key.ownerUserId, role: key.role, portalId: key.portalId, apiKeyId: key.id });
 }

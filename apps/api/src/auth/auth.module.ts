@@ -8,7 +8,13 @@ import { RateLimits } from './rate-limits';
 
 /** Authentication (passport strategy), the global deny-by-default guard, rate limits and effective users. */
 @Module({
-  providers: [ApiKeyAuthenticator, ApiKeyStrategy, RateLimits, EffectiveUsers, { provide: APP_GUARD, useClass: ApiAccessGuard }],
+  providers: [
+    ApiKeyAuthenticator,
+    ApiKeyStrategy,
+    RateLimits,
+    EffectiveUsers,
+    { provide: APP_GUARD, useClass: ApiAccessGuard },
+  ],
   exports: [EffectiveUsers],
 })
 export class AuthModule {}

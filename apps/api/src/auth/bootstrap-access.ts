@@ -26,8 +26,14 @@ export interface BootstrapResult {
  * - otherwise, when the database has no key at all (first start), an admin key is generated and
  *   returned once, for the caller to print — it is never logged.
  */
-export async function bootstrapAccess(repositories: Repositories, config: AppConfig, logger: Logger): Promise<BootstrapResult> {
-  const devUserId = config.auth.devMode ? (await findOrCreateLocalUser(repositories, DEV_USER_EXTERNAL_ID, 'Dev mode (anonymous)')).id : null;
+export async function bootstrapAccess(
+  repositories: Repositories,
+  config: AppConfig,
+  logger: Logger,
+): Promise<BootstrapResult> {
+  const devUserId = config.auth.devMode
+    ? (await findOrCreateLocalUser(repositories, DEV_USER_EXTERNAL_ID, 'Dev mode (anonymous)')).id
+    : null;
   const environmentKey = config.auth.adminKey?.reveal();
 
   if (environmentKey !== undefined) {
@@ -49,7 +55,10 @@ export async function bootstrapAccess(repositories: Repositories, config: AppCon
     ownerUserId: admin.id,
     label: 'Bootstrap admin key (first start)',
   });
-  logger.warn({ apiKeyPrefix: generated.visiblePrefix }, 'first start: created an admin API key (printed once on the console, never logged)');
+  logger.warn(
+    { apiKeyPrefix: generated.visiblePrefix },
+    'first start: created an admin API key (printed once on the console, never logged)',
+  );
   return { generatedAdminKey: generated.key, adminKeySource: 'generated', devUserId };
 }
 
@@ -59,7 +68,8 @@ async function ensureEnvironmentAdminKey(repositories: Repositories, key: string
   const secretHash = hashApiKey(key);
   const active = await repositories.apiKeys.findActiveBySecretHash(secretHash);
   if (active !== undefined) {
-    if (active.role !== 'admin') throw new ConfigError(['AGENTDESK_ADMIN_KEY: this key exists but is not an admin key']);
+    if (active.role !== 'admin')
+      throw new ConfigError(['AGENTDESK_ADMIN_KEY: this key exists but is not an admin key']);
     return;
   }
   const sameId = await repositories.apiKeys.getById(parsed.keyId).catch((error: unknown) => {
@@ -67,7 +77,9 @@ async function ensureEnvironmentAdminKey(repositories: Repositories, key: string
     throw error;
   });
   if (sameId !== undefined) {
-    throw new ConfigError(['AGENTDESK_ADMIN_KEY: this key was revoked (or its id is taken); configure a new key']);
+    throw new ConfigError([
+      'AGENTDESK_ADMIN_KEY: this key was revoked (or its id is taken); configure a new key',
+    ]);
   }
   const admin = await findOrCreateLocalUser(repositories, ADMIN_EXTERNAL_ID, 'Administrator');
   await repositories.apiKeys.create({

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What a request presents: nothing, something unusable, or one key string. */
-export type PresentedCredential = { readonly kind: 'none' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
+export type PresentedCredential =
+  { readonly kind: 'none' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
 
 const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
 
@@ -22,7 +23,12 @@ export function readCredential(headers: IncomingHttpHeaders): PresentedCredentia
     fromAuthorization = match[1];
   }
   const fromApiKeyHeader = apiKeyHeader?.trim();
-  if (fromAuthorization !== undefined && fromApiKeyHeader !== undefined && fromAuthorization !== fromApiKeyHeader) return { kind: 'malformed' };
+  if (
+    fromAuthorization !== undefined &&
+    fromApiKeyHeader !== undefined &&
+    fromAuthorization !== fromApiKeyHeader
+  )
+    return { kind: 'malformed' };
   const key = fromAuthorization ?? fromApiKeyHeader;
   if (key === undefined) return { kind: 'none' };
   return key.length === 0 ? { kind: 'malformed' } : { kind: 'key', key };

@@ -31,17 +31,28 @@ export class EffectiveUsers {
    * owns nothing yet). Throws 403 for a portal naming nobody or naming without being trusted, and
    * for a user key naming someone else; 400 for an invalid name.
    */
-  async resolve(principal: Principal, requestedUserId: string | undefined, mode: ResolveMode): Promise<string | null> {
+  async resolve(
+    principal: Principal,
+    requestedUserId: string | undefined,
+    mode: ResolveMode,
+  ): Promise<string | null> {
     const effective = resolveEffectiveUserId(principal, requestedUserId);
     switch (effective.kind) {
       case 'user':
         return effective.userId;
       case 'anonymous':
-        if (this.access.devUserId === null) throw new ApiError(ApiErrorCode.Unauthenticated, 'Dev mode is not enabled');
+        if (this.access.devUserId === null)
+          throw new ApiError(ApiErrorCode.Unauthenticated, 'Dev mode is not enabled');
         return this.access.devUserId;
       case 'portal-user': {
-        if (mode === 'create') return (await this.repositories.users.ensurePortalUser(effective.portalId, effective.externalUserId)).id;
-        return (await this.repositories.users.findByExternalId(effective.portalId, effective.externalUserId))?.id ?? null;
+        if (mode === 'create')
+          return (
+            await this.repositories.users.ensurePortalUser(effective.portalId, effective.externalUserId)
+          ).id;
+        return (
+          (await this.repositories.users.findByExternalId(effective.portalId, effective.externalUserId))
+            ?.id ?? null
+        );
       }
       case 'none':
         throw new ApiError(
@@ -55,11 +66,18 @@ export class EffectiveUsers {
    * Defence in depth after an owner-scoped query: the shared `can()` rule must agree that the
    * effective user may use this resource. A disagreement answers like a missing resource.
    */
-  assertCan(principal: Principal, scope: Scope, resourceOwnerUserId: string, effectiveUserId: string, what: string): void {
+  assertCan(
+    principal: Principal,
+    scope: Scope,
+    resourceOwnerUserId: string,
+    effectiveUserId: string,
+    what: string,
+  ): void {
     const devMode = this.config.auth.devMode;
     const allowed =
       principal.kind === 'anonymous'
-        ? can(principal, scope, { ownerUserId: resourceOwnerUserId, devMode }) && resourceOwnerUserId === effectiveUserId
+        ? can(principal, scope, { ownerUserId: resourceOwnerUserId, devMode }) &&
+          resourceOwnerUserId === effectiveUserId
         : can(principal, scope, { ownerUserId: resourceOwnerUserId, effectiveUserId, devMode });
     if (!allowed) throw notFoundError(what);
   }

@@ -4,7 +4,11 @@ import { StorageError, StorageErrorCode, type Repositories, type User } from '..
  * A local (non-portal) user by external id, created when missing. Two requests (or two replicas
  * starting together) creating the same user converge on one row.
  */
-export async function findOrCreateLocalUser(repositories: Repositories, externalId: string, displayName: string | null): Promise<User> {
+export async function findOrCreateLocalUser(
+  repositories: Repositories,
+  externalId: string,
+  displayName: string | null,
+): Promise<User> {
   const existing = await repositories.users.findByExternalId(null, externalId);
   if (existing !== undefined) return existing;
   try {

@@ -11,7 +11,9 @@ type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
 /** The rate-limit bucket of a principal: its API key (a portal's end users share the portal key's budget). */
 export function rateLimitKeyOf(principal: Principal): string {
-  return principal.apiKeyId === null ? `principal:${principal.kind}:${principal.id}` : `api-key:${principal.apiKeyId}`;
+  return principal.apiKeyId === null
+    ? `principal:${principal.kind}:${principal.id}`
+    : `api-key:${principal.apiKeyId}`;
 }
 
 /**
@@ -37,9 +39,13 @@ export class RateLimits {
     const result = await this.get().perPrincipal(request);
     if (!result.isAllowed && result.isExceeded) {
       this.metrics.rateLimited.inc({ limit: 'principal' });
-      throw new ApiError(ApiErrorCode.RateLimited, `Rate limit of ${result.max} requests per ${result.timeWindow / 1000} s exceeded for this key`, {
-        retryAfterSeconds: Math.max(1, result.ttlInSeconds),
-      });
+      throw new ApiError(
+        ApiErrorCode.RateLimited,
+        `Rate limit of ${result.max} requests per ${result.timeWindow / 1000} s exceeded for this key`,
+        {
+          retryAfterSeconds: Math.max(1, result.ttlInSeconds),
+        },
+      );
     }
   }
 
@@ -68,9 +74,14 @@ export class RateLimits {
         perPrincipal: fastify.createRateLimit({
           max,
           timeWindow: windowMs,
-          keyGenerator: (request) => (request.principal === undefined ? `address:${request.ip}` : rateLimitKeyOf(request.principal)),
+          keyGenerator: (request) =>
+            request.principal === undefined ? `address:${request.ip}` : rateLimitKeyOf(request.principal),
         }),
-        authFailures: fastify.createRateLimit({ max: authFailuresMax, timeWindow: windowMs, keyGenerator: (request) => `auth-failures:${request.ip}` }),
+        authFailures: fastify.createRateLimit({
+          max: authFailuresMax,
+          timeWindow: windowMs,
+          keyGenerator: (request) => `auth-failures:${request.ip}`,
+        }),
       };
     }
     return this.limiters;

@@ -8,7 +8,8 @@ export type RoutePolicy = { readonly kind: 'public' } | { readonly kind: 'scope'
 export const ROUTE_POLICY = 'agentdesk:route-policy';
 
 /** Opts a route (or a controller) out of authentication. Without this or `RequireScope`, the global guard denies. */
-export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(ROUTE_POLICY, { kind: 'public' } satisfies RoutePolicy);
+export const Public = (): MethodDecorator & ClassDecorator =>
+  SetMetadata(ROUTE_POLICY, { kind: 'public' } satisfies RoutePolicy);
 
 /** Requires an authenticated principal whose role holds `scope` (checked with `can()`). */
 export const RequireScope = (scope: Scope): MethodDecorator & ClassDecorator =>

@@ -81,7 +81,13 @@ const integer = (minimum: number, maximum: number, fallback: number) =>
     .trim()
     .regex(/^\d+$/, { error: 'must be a whole number' })
     .transform(Number)
-    .pipe(z.number().int().min(minimum, { error: `must be at least ${minimum}` }).max(maximum, { error: `must be at most ${maximum}` }))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(minimum, { error: `must be at least ${minimum}` })
+        .max(maximum, { error: `must be at most ${maximum}` }),
+    )
     .optional()
     .transform((value) => value ?? fallback);
 
@@ -118,7 +124,9 @@ const environmentSchema = z.object({
     .refine((value) => value === undefined || value === '' || parseApiKey(value.trim()) !== undefined, {
       error: `must look like ${API_KEY_FORMAT_DESCRIPTION}`,
     })
-    .transform((value) => (value === undefined || value.trim() === '' ? undefined : new Secret(value.trim()))),
+    .transform((value) =>
+      value === undefined || value.trim() === '' ? undefined : new Secret(value.trim()),
+    ),
   AGENTDESK_DEV_MODE: booleanFlag,
   LOG_LEVEL: z
     .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
@@ -130,7 +138,9 @@ const environmentSchema = z.object({
  * Reads and validates the configuration from environment variables; throws `ConfigError` listing
  * every problem at once (fail fast at start, before anything listens).
  */
-export function loadConfig(environment: Readonly<Record<string, string | undefined>> = process.env): AppConfig {
+export function loadConfig(
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): AppConfig {
   const input = Object.fromEntries(Object.keys(configEnvironment).map((name) => [name, environment[name]]));
   const parsed = environmentSchema.safeParse(input);
   if (!parsed.success) {

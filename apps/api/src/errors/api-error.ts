@@ -35,7 +35,11 @@ export class ApiError extends Error {
   /** Seconds a rate-limited caller should wait (sent as `Retry-After`). */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ApiErrorCode, message: string, options: { cause?: unknown; retryAfterSeconds?: number } = {}) {
+  constructor(
+    code: ApiErrorCode,
+    message: string,
+    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.retryAfterSeconds = options.retryAfterSeconds;
@@ -43,7 +47,8 @@ export class ApiError extends Error {
 }
 
 /** The one body every 401 carries, so a caller cannot tell a revoked key from an unknown one. */
-export const UNAUTHENTICATED_MESSAGE = 'A valid API key is required (Authorization: Bearer <key> or X-API-Key: <key>)';
+export const UNAUTHENTICATED_MESSAGE =
+  'A valid API key is required (Authorization: Bearer <key> or X-API-Key: <key>)';
 
 /** The one body every foreign or missing resource carries. */
 export function notFoundError(what: string): ApiError {

@@ -32,7 +32,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     this.onError(error.code);
     if (reply.sent) return;
-    if (error.retryAfterSeconds !== undefined) void reply.header('retry-after', String(error.retryAfterSeconds));
-    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(errorBody(error, requestId));
+    if (error.retryAfterSeconds !== undefined)
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+    void reply
+      .status(status)
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(errorBody(error, requestId));
   }
 }

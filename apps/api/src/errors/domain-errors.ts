@@ -30,7 +30,11 @@ export function fromStorageError(error: StorageError): ApiError {
     case StorageErrorCode.TurnInProgress:
       return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
     case StorageErrorCode.InvalidCursor:
-      return new ApiError(ApiErrorCode.ValidationFailed, 'cursor: not a cursor this API returned (pass nextCursor unchanged)', { cause: error });
+      return new ApiError(
+        ApiErrorCode.ValidationFailed,
+        'cursor: not a cursor this API returned (pass nextCursor unchanged)',
+        { cause: error },
+      );
     default:
       return assertNever(error.code, 'storage error code');
   }

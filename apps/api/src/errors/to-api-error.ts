@@ -15,11 +15,15 @@ export function toApiError(exception: unknown): ApiError {
   if (exception instanceof ApiError) return exception;
   if (isAuthzError(exception)) return fromAuthzError(exception);
   if (isStorageError(exception)) return fromStorageError(exception);
-  if (exception instanceof NotFoundException) return new ApiError(ApiErrorCode.RouteNotFound, 'No route matches this method and path');
-  if (exception instanceof UnauthorizedException) return new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
-  if (exception instanceof HttpException) return fromStatus(exception.getStatus(), exception.message, exception);
+  if (exception instanceof NotFoundException)
+    return new ApiError(ApiErrorCode.RouteNotFound, 'No route matches this method and path');
+  if (exception instanceof UnauthorizedException)
+    return new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
+  if (exception instanceof HttpException)
+    return fromStatus(exception.getStatus(), exception.message, exception);
   const fastifyStatus = fastifyClientErrorStatus(exception);
-  if (fastifyStatus !== undefined) return fromStatus(fastifyStatus, fastifyMessage(exception, fastifyStatus), exception);
+  if (fastifyStatus !== undefined)
+    return fromStatus(fastifyStatus, fastifyMessage(exception, fastifyStatus), exception);
   return new ApiError(ApiErrorCode.Internal, internalMessage, { cause: exception });
 }
 
@@ -34,14 +38,19 @@ function fromStatus(status: number, message: string, cause: unknown): ApiError {
     case 404:
       return new ApiError(ApiErrorCode.RouteNotFound, 'No route matches this method and path', { cause });
     case 413:
-      return new ApiError(ApiErrorCode.PayloadTooLarge, 'The request body is larger than the configured limit', { cause });
+      return new ApiError(
+        ApiErrorCode.PayloadTooLarge,
+        'The request body is larger than the configured limit',
+        { cause },
+      );
     case 415:
       return new ApiError(ApiErrorCode.UnsupportedMediaType, 'Send the body as application/json', { cause });
     case 429:
       return new ApiError(ApiErrorCode.RateLimited, 'Too many requests', { cause });
     default:
       // Any other client error from the framework is still the client's to fix.
-      if (status >= 400 && status < 500) return new ApiError(ApiErrorCode.ValidationFailed, message, { cause });
+      if (status >= 400 && status < 500)
+        return new ApiError(ApiErrorCode.ValidationFailed, message, { cause });
       return new ApiError(ApiErrorCode.Internal, internalMessage, { cause });
   }
 }
@@ -56,7 +65,8 @@ function fastifyClientErrorStatus(exception: unknown): number | undefined {
 function fastifyMessage(exception: unknown, status: number): string {
   const code = (exception as { code?: unknown }).code;
   if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'body: a JSON body was announced but is empty';
-  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || exception instanceof SyntaxError) return 'body: not valid JSON';
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || exception instanceof SyntaxError)
+    return 'body: not valid JSON';
   if (status === 400) return 'The request is malformed';
   return exception instanceof Error ? exception.message : 'The request is malformed';
 }

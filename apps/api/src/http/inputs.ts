@@ -11,7 +11,9 @@ export function singleLineText(maximumLength: number) {
   return z
     .string()
     .max(maximumLength, { error: `must be at most ${maximumLength} characters` })
-    .refine((value) => !lineControlCharacters.test(value), { error: 'must not contain control characters or line breaks' });
+    .refine((value) => !lineControlCharacters.test(value), {
+      error: 'must not contain control characters or line breaks',
+    });
 }
 
 /** Free text (system prompts): any characters except NUL. */
@@ -23,11 +25,16 @@ export function multilineText(maximumLength: number) {
 }
 
 /** An id as this API returns it (UUIDv7 layout). A malformed id is a 400; a well-formed unknown one a 404. */
-export const idSchema = z.string().refine(isId, { error: 'must be an id as returned by this API (UUID layout)' });
+export const idSchema = z
+  .string()
+  .refine(isId, { error: 'must be an id as returned by this API (UUID layout)' });
 
 /** An ISO 8601 date-time with a time zone (`2026-01-31T12:00:00Z`), as a `Date`. */
 export const dateTimeSchema = z.iso
-  .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z' })
+  .datetime({
+    offset: true,
+    error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T12:00:00Z',
+  })
   .transform((value) => new Date(value));
 
 /** A page size between 1 and `maximum`, sent as a query string. Larger sizes are refused, not capped silently. */
@@ -36,7 +43,13 @@ export function pageSizeSchema(maximum: number) {
     .string()
     .regex(/^\d{1,6}$/, { error: 'must be a whole number' })
     .transform(Number)
-    .pipe(z.number().int().min(1, { error: 'must be at least 1' }).max(maximum, { error: `must be at most ${maximum}` }));
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, { error: 'must be at least 1' })
+        .max(maximum, { error: `must be at most ${maximum}` }),
+    );
 }
 
 /** The opaque `nextCursor` of the previous page. */
@@ -47,7 +60,9 @@ export const cursorSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, { error: 'must be a nextCursor returned by this API' });
 
 /** `true`/`false` in a query string. */
-export const queryBooleanSchema = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
+export const queryBooleanSchema = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .transform((value) => value === 'true');
 
 /** Limits of user-supplied JSON objects (session metadata). */
 export const jsonObjectLimits = { maximumDepth: 16, maximumNodes: 5_000, maximumKeyLength: 200 } as const;
@@ -57,12 +72,14 @@ export const jsonObjectLimits = { maximumDepth: 16, maximumNodes: 5_000, maximum
  * jsonb refuses `\u0000`), and only finite numbers. Walked iteratively: a deeply nested body
  * cannot overflow the stack.
  */
-export const jsonObjectSchema = z.custom<JsonObject>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
-  error: 'must be a JSON object',
-}).superRefine((value, context) => {
-  const problem = jsonProblem(value);
-  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
-});
+export const jsonObjectSchema = z
+  .custom<JsonObject>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    error: 'must be a JSON object',
+  })
+  .superRefine((value, context) => {
+    const problem = jsonProblem(value);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  });
 
 function jsonProblem(root: unknown): string | undefined {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
@@ -70,8 +87,10 @@ function jsonProblem(root: unknown): string | undefined {
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
     nodes += 1;
-    if (nodes > jsonObjectLimits.maximumNodes) return `must have at most ${jsonObjectLimits.maximumNodes} values`;
-    if (depth > jsonObjectLimits.maximumDepth) return `must be nested at most ${jsonObjectLimits.maximumDepth} levels deep`;
+    if (nodes > jsonObjectLimits.maximumNodes)
+      return `must have at most ${jsonObjectLimits.maximumNodes} values`;
+    if (depth > jsonObjectLimits.maximumDepth)
+      return `must be nested at most ${jsonObjectLimits.maximumDepth} levels deep`;
     if (value === null || typeof value === 'boolean') continue;
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) return 'numbers must be finite';
@@ -87,7 +106,8 @@ function jsonProblem(root: unknown): string | undefined {
     }
     if (typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) {
-        if (key.length > jsonObjectLimits.maximumKeyLength) return `keys must be at most ${jsonObjectLimits.maximumKeyLength} characters`;
+        if (key.length > jsonObjectLimits.maximumKeyLength)
+          return `keys must be at most ${jsonObjectLimits.maximumKeyLength} characters`;
         if (key.includes(nulCharacter)) return 'keys must not contain NUL characters';
         stack.push({ value: item, depth: depth + 1 });
       }

@@ -27,12 +27,20 @@ export function ApiKeyAuthenticated(): MethodDecorator & ClassDecorator {
 export function Returns(status: number, schema: z.ZodType | undefined, description: string): MethodDecorator {
   return applyDecorators(
     HttpCode(status),
-    ApiResponse(schema === undefined ? { status, description } : { status, description, schema: openApiResponseSchemaOf(schema) }),
+    ApiResponse(
+      schema === undefined
+        ? { status, description }
+        : { status, description, schema: openApiResponseSchemaOf(schema) },
+    ),
   );
 }
 
 /** The error statuses a route can answer, all with the stable error body. */
 export function Refuses(...statuses: number[]): MethodDecorator & ClassDecorator {
   const schema = openApiResponseSchemaOf(errorBodySchema);
-  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: errorDescriptions[status] ?? 'Error', schema })));
+  return applyDecorators(
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: errorDescriptions[status] ?? 'Error', schema }),
+    ),
+  );
 }

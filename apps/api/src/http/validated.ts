@@ -4,10 +4,18 @@ import type { z } from 'zod';
 import { openApiSchemaOf } from './openapi-schema';
 import { ZodValidationPipe } from './zod-validation.pipe';
 
-type MethodDecoratorFunction = (target: object, key: string | symbol, descriptor: PropertyDescriptor) => unknown;
+type MethodDecoratorFunction = (
+  target: object,
+  key: string | symbol,
+  descriptor: PropertyDescriptor,
+) => unknown;
 
 // Parameter decorators run while the method is decorated, so its descriptor is already on the prototype.
-function applyToMethod(target: object, key: string | symbol | undefined, decorators: MethodDecoratorFunction[]): void {
+function applyToMethod(
+  target: object,
+  key: string | symbol | undefined,
+  decorators: MethodDecoratorFunction[],
+): void {
   if (key === undefined) throw new Error('Validated parameters only work on methods');
   const descriptor = Object.getOwnPropertyDescriptor(target, key);
   if (descriptor === undefined) throw new Error(`No method ${String(key)} to document`);
@@ -30,7 +38,11 @@ export function ValidQuery(schema: z.ZodObject): ParameterDecorator {
       target,
       key,
       Object.entries(schema.shape).map(([name, property]) =>
-        ApiQuery({ name, required: !(property as z.ZodType).safeParse(undefined).success, schema: openApiSchemaOf(property as z.ZodType) }),
+        ApiQuery({
+          name,
+          required: !(property as z.ZodType).safeParse(undefined).success,
+          schema: openApiSchemaOf(property as z.ZodType),
+        }),
       ),
     );
   };

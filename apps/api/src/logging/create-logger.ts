@@ -18,6 +18,10 @@ const redactedPaths = [
 
 /** The process logger: JSON lines with the request id on every request log line. */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
-  const options = { level, base: { service: 'agentdesk-api' }, redact: { paths: redactedPaths, censor: '[redacted]' } };
+  const options = {
+    level,
+    base: { service: 'agentdesk-api' },
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+  };
   return destination === undefined ? pino(options) : pino(options, destination);
 }

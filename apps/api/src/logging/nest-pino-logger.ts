@@ -10,7 +10,10 @@ export class NestPinoLogger implements LoggerService {
   }
 
   error(message: unknown, ...context: unknown[]): void {
-    this.logger.error({ context: lastString(context), detail: context.length > 1 ? context[0] : undefined }, String(message));
+    this.logger.error(
+      { context: lastString(context), detail: context.length > 1 ? context[0] : undefined },
+      String(message),
+    );
   }
 
   warn(message: unknown, ...context: unknown[]): void {

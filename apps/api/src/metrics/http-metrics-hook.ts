@@ -5,7 +5,11 @@ import type { ApiMetrics } from './api-metrics';
 export function registerHttpMetrics(fastify: FastifyInstance, metrics: ApiMetrics): void {
   fastify.addHook('onResponse', async (request, reply) => {
     metrics.httpRequestDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
       reply.elapsedTime / 1000,
     );
   });

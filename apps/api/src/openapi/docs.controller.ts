@@ -28,7 +28,10 @@ export class DocsController {
   }
 
   @Get('docs/:asset')
-  asset(@ValidParam('asset', z.string().max(100)) name: string, @Res({ passthrough: true }) reply: FastifyReply): string {
+  asset(
+    @ValidParam('asset', z.string().max(100)) name: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): string {
     const asset = docsAsset(name);
     if (asset === undefined) throw new ApiError(ApiErrorCode.RouteNotFound, 'No such documentation file');
     void reply.type(asset.contentType).header('cache-control', 'public, max-age=3600');

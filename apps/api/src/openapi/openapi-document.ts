@@ -11,7 +11,8 @@ export class OpenApiDocumentHolder {
   }
 
   get(): OpenAPIObject {
-    if (this.document === undefined) throw new Error('The OpenAPI document is built after the app is created');
+    if (this.document === undefined)
+      throw new Error('The OpenAPI document is built after the app is created');
     return this.document;
   }
 }
@@ -25,8 +26,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'Errors are `{ error: { code, message, requestId } }`; another user’s resource answers exactly like a missing one (404).',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An AgentDesk API key (adk_…)' }, BEARER_SCHEME)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An AgentDesk API key (adk_…)' }, API_KEY_HEADER_SCHEME)
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'An AgentDesk API key (adk_…)' },
+      BEARER_SCHEME,
+    )
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An AgentDesk API key (adk_…)' },
+      API_KEY_HEADER_SCHEME,
+    )
     .build();
   return SwaggerModule.createDocument(app, config);
 }

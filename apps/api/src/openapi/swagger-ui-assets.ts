@@ -43,7 +43,8 @@ const cache = new Map<string, DocsAsset>();
 
 /** A docs asset by file name, or undefined for any other name. */
 export function docsAsset(name: string): DocsAsset | undefined {
-  if (name === 'swagger-initializer.js') return { contentType: 'application/javascript; charset=utf-8', body: initializer };
+  if (name === 'swagger-initializer.js')
+    return { contentType: 'application/javascript; charset=utf-8', body: initializer };
   const contentType = swaggerUiFiles[name];
   if (contentType === undefined) return undefined;
   let asset = cache.get(name);

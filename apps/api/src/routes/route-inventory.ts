@@ -35,22 +35,37 @@ export class RouteInventory {
       const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
       if (controller === null || typeof controller !== 'function') continue;
       const prototype = controller.prototype as Record<string, unknown>;
-      const controllerPaths = asArray(Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined);
+      const controllerPaths = asArray(
+        Reflect.getMetadata(PATH_METADATA, controller) as string | string[] | undefined,
+      );
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const handler = prototype[name];
         if (typeof handler !== 'function') continue;
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined) continue;
-        const handlerPaths = asArray(Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined);
-        const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [handler, controller]);
+        const handlerPaths = asArray(
+          Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined,
+        );
+        const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [
+          handler,
+          controller,
+        ]);
         for (const controllerPath of controllerPaths) {
           for (const handlerPath of handlerPaths) {
-            entries.push({ method: RequestMethod[method], path: joinPath(controllerPath, handlerPath), policy, controller: controller.name, handler: name });
+            entries.push({
+              method: RequestMethod[method],
+              path: joinPath(controllerPath, handlerPath),
+              policy,
+              controller: controller.name,
+              handler: name,
+            });
           }
         }
       }
     }
-    return entries.sort((left, right) => `${left.path} ${left.method}`.localeCompare(`${right.path} ${right.method}`));
+    return entries.sort((left, right) =>
+      `${left.path} ${left.method}`.localeCompare(`${right.path} ${right.method}`),
+    );
   }
 }
 

@@ -8,5 +8,8 @@ import type { OwnDataCaller } from './sessions.service';
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): OwnDataCaller => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   const header = request.headers[END_USER_HEADER];
-  return { principal: principalOf(request), requestedUserId: Array.isArray(header) ? header.join(',') : header };
+  return {
+    principal: principalOf(request),
+    requestedUserId: Array.isArray(header) ? header.join(',') : header,
+  };
 });

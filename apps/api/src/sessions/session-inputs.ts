@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '../storage';
-import { cursorSchema, dateTimeSchema, jsonObjectSchema, multilineText, pageSizeSchema, singleLineText } from '../http/inputs';
+import {
+  cursorSchema,
+  dateTimeSchema,
+  jsonObjectSchema,
+  multilineText,
+  pageSizeSchema,
+  singleLineText,
+} from '../http/inputs';
 
 const label = singleLineText(200);
 const model = singleLineText(200).min(1, { error: 'must not be empty' });
@@ -28,7 +35,9 @@ export const updateSessionBody = z
     metadata: jsonObjectSchema.optional(),
   })
   .strict()
-  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: 'send at least one of label, model, systemPrompt, metadata' });
+  .refine((patch) => Object.values(patch).some((value) => value !== undefined), {
+    error: 'send at least one of label, model, systemPrompt, metadata',
+  });
 
 /** `POST /v1/sessions/:id/close` takes no body (an empty object is accepted too). */
 export const closeSessionBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);
@@ -47,7 +56,9 @@ const sessionFilters = {
 export const listSessionsQuery = z.object(sessionFilters).strict();
 
 /** `GET /v1/admin/sessions` query: the same filters plus the owner. */
-export const adminListSessionsQuery = z.object({ ...sessionFilters, userId: singleLineText(64).optional() }).strict();
+export const adminListSessionsQuery = z
+  .object({ ...sessionFilters, userId: singleLineText(64).optional() })
+  .strict();
 
 /** Transcript pages. */
 export const listMessagesQuery = z

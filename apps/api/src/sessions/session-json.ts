@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import type { Message, Session } from '../storage';
 
-const tokenUsageSchema = z.object({ input: z.number(), output: z.number(), thinking: z.number(), cached: z.number() });
+const tokenUsageSchema = z.object({
+  input: z.number(),
+  output: z.number(),
+  thinking: z.number(),
+  cached: z.number(),
+});
 
 /** A session as the API returns it. */
 export const sessionJsonSchema = z.object({

@@ -15,7 +15,13 @@ import {
   listSessionsQuery,
   updateSessionBody,
 } from './session-inputs';
-import { messageJsonSchema, pageJsonSchema, sessionJsonSchema, type MessageJson, type SessionJson } from './session-json';
+import {
+  messageJsonSchema,
+  pageJsonSchema,
+  sessionJsonSchema,
+  type MessageJson,
+  type SessionJson,
+} from './session-json';
 import { SessionsService, type OwnDataCaller } from './sessions.service';
 
 /** The effective user's own sessions. */
@@ -36,7 +42,10 @@ export class SessionsController {
   @ApiOperation({ summary: 'Create a session for the effective user' })
   @Returns(201, sessionJsonSchema, 'The new session')
   @Refuses(413)
-  create(@Caller() caller: OwnDataCaller, @ValidBody(createSessionBody) body: z.output<typeof createSessionBody>): Promise<SessionJson> {
+  create(
+    @Caller() caller: OwnDataCaller,
+    @ValidBody(createSessionBody) body: z.output<typeof createSessionBody>,
+  ): Promise<SessionJson> {
     return this.sessions.create(caller, body);
   }
 
@@ -44,7 +53,10 @@ export class SessionsController {
   @RequireScope('sessions:read')
   @ApiOperation({ summary: 'List the effective user’s sessions, newest first (cursor pagination, filters)' })
   @Returns(200, pageJsonSchema(sessionJsonSchema), 'One page of sessions')
-  list(@Caller() caller: OwnDataCaller, @ValidQuery(listSessionsQuery) query: z.output<typeof listSessionsQuery>): Promise<Page<SessionJson>> {
+  list(
+    @Caller() caller: OwnDataCaller,
+    @ValidQuery(listSessionsQuery) query: z.output<typeof listSessionsQuery>,
+  ): Promise<Page<SessionJson>> {
     return this.sessions.list(caller, query);
   }
 

@@ -5,7 +5,13 @@ import { EffectiveUsers } from '../auth/effective-users';
 import { REPOSITORIES } from '../core/tokens';
 import { notFoundError } from '../errors/api-error';
 import type { Page, Repositories } from '../storage';
-import type { closeSessionBody, createSessionBody, listMessagesQuery, listSessionsQuery, updateSessionBody } from './session-inputs';
+import type {
+  closeSessionBody,
+  createSessionBody,
+  listMessagesQuery,
+  listSessionsQuery,
+  updateSessionBody,
+} from './session-inputs';
 import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from './session-json';
 
 /** Who is asking: the principal and the end user it names (portals only). */
@@ -57,11 +63,21 @@ export class SessionsService {
   async get(caller: OwnDataCaller, sessionId: string): Promise<SessionJson> {
     const ownerUserId = await this.ownerFor(caller, 'read');
     const session = await this.repositories.sessions.getForOwner(ownerUserId, sessionId);
-    this.effectiveUsers.assertCan(caller.principal, 'sessions:read', session.ownerUserId, ownerUserId, 'Session');
+    this.effectiveUsers.assertCan(
+      caller.principal,
+      'sessions:read',
+      session.ownerUserId,
+      ownerUserId,
+      'Session',
+    );
     return toSessionJson(session);
   }
 
-  async update(caller: OwnDataCaller, sessionId: string, body: z.output<typeof updateSessionBody>): Promise<SessionJson> {
+  async update(
+    caller: OwnDataCaller,
+    sessionId: string,
+    body: z.output<typeof updateSessionBody>,
+  ): Promise<SessionJson> {
     const ownerUserId = await this.ownerFor(caller, 'read');
     const session = await this.repositories.sessions.update(ownerUserId, sessionId, {
       ...(body.label === undefined ? {} : { label: body.label }),
@@ -72,7 +88,11 @@ export class SessionsService {
     return toSessionJson(session);
   }
 
-  async close(caller: OwnDataCaller, sessionId: string, _body: z.output<typeof closeSessionBody>): Promise<SessionJson> {
+  async close(
+    caller: OwnDataCaller,
+    sessionId: string,
+    _body: z.output<typeof closeSessionBody>,
+  ): Promise<SessionJson> {
     const ownerUserId = await this.ownerFor(caller, 'read');
     return toSessionJson(await this.repositories.sessions.close(ownerUserId, sessionId));
   }
@@ -82,9 +102,16 @@ export class SessionsService {
     await this.repositories.sessions.delete(ownerUserId, sessionId);
   }
 
-  async listMessages(caller: OwnDataCaller, sessionId: string, query: z.output<typeof listMessagesQuery>): Promise<Page<MessageJson>> {
+  async listMessages(
+    caller: OwnDataCaller,
+    sessionId: string,
+    query: z.output<typeof listMessagesQuery>,
+  ): Promise<Page<MessageJson>> {
     const ownerUserId = await this.ownerFor(caller, 'read');
-    const page = await this.repositories.messages.listForOwner(ownerUserId, sessionId, { limit: query.limit, cursor: query.cursor ?? null });
+    const page = await this.repositories.messages.listForOwner(ownerUserId, sessionId, {
+      limit: query.limit,
+      cursor: query.cursor ?? null,
+    });
     return { items: page.items.map(toMessageJson), nextCursor: page.nextCursor };
   }
 

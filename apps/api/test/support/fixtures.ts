@@ -14,7 +14,11 @@ export function createLocalUser(repositories: Repositories, externalId: string):
 }
 
 /** Issues a key held by a user. */
-export async function issueUserKey(repositories: Repositories, user: User, role: Exclude<Role, 'portal'> = 'user'): Promise<IssuedKey> {
+export async function issueUserKey(
+  repositories: Repositories,
+  user: User,
+  role: Exclude<Role, 'portal'> = 'user',
+): Promise<IssuedKey> {
   const generated = generateApiKey();
   const stored = await repositories.apiKeys.create({
     id: generated.keyId,
@@ -29,7 +33,11 @@ export async function issueUserKey(repositories: Repositories, user: User, role:
 }
 
 /** Issues a portal key. */
-export async function issuePortalKey(repositories: Repositories, portalId: string, trustClientUserId: boolean): Promise<IssuedKey> {
+export async function issuePortalKey(
+  repositories: Repositories,
+  portalId: string,
+  trustClientUserId: boolean,
+): Promise<IssuedKey> {
   const generated = generateApiKey();
   const stored = await repositories.apiKeys.create({
     id: generated.keyId,
@@ -44,10 +52,18 @@ export async function issuePortalKey(repositories: Repositories, portalId: strin
 }
 
 /** Creates a session owned by `owner`, optionally with a few messages. */
-export async function createSession(repositories: Repositories, owner: User, label = 'a session', messages = 0): Promise<Session> {
+export async function createSession(
+  repositories: Repositories,
+  owner: User,
+  label = 'a session',
+  messages = 0,
+): Promise<Session> {
   const session = await repositories.sessions.create({ ownerUserId: owner.id, label });
   for (let index = 0; index < messages; index += 1) {
-    await repositories.messages.append(owner.id, session.id, { role: index % 2 === 0 ? 'user' : 'assistant', contentParts: [{ type: 'text', text: `message ${index + 1}` }] });
+    await repositories.messages.append(owner.id, session.id, {
+      role: index % 2 === 0 ? 'user' : 'assistant',
+      contentParts: [{ type: 'text', text: `message ${index + 1}` }],
+    });
   }
   return repositories.sessions.getForOwner(owner.id, session.id);
 }

@@ -4,8 +4,17 @@ import { Writable } from 'node:stream';
 export class LogCapture extends Writable {
   readonly lines: string[] = [];
 
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.lines.push(...chunk.toString().split('\n').filter((line) => line.length > 0));
+  override _write(
+    chunk: Buffer | string,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null) => void,
+  ): void {
+    this.lines.push(
+      ...chunk
+        .toString()
+        .split('\n')
+        .filter((line) => line.length > 0),
+    );
     callback();
   }
 

@@ -112,10 +112,6 @@ export class AgentTurnRunner {
 
     for (let call = 1; call <= settings.maxModelCalls; call++) {
       if (call > 1) await repositories.turns.renew(input.sessionId, turnId, settings.leaseMs);
-      const compressed = await compressor.compress({ entries: scratchpad, budgetTokens: settings.scratchpadBudgetTokens, signal: input.signal });
-      const compressionEvents: CompressionEvent[] = compressed.event.method === 'none' ? [] : [compressed.event];
-      for (const event of compressionEvents) emit({ type: 'compression', event });
-
       const pending = await repositories.messages.append(input.ownerUserId, input.sessionId, {
         role: 'assistant',
         contentParts: [],
@@ -123,8 +119,12 @@ export class AgentTurnRunner {
         model: resolved.model,
       });
       const produced = { text: '' };
+      let compressionEvents: CompressionEvent[] = [];
       let result: ChatCompletionResult;
       try {
+        const compressed = await compressor.compress({ entries: scratchpad, budgetTokens: settings.scratchpadBudgetTokens, signal: input.signal });
+        compressionEvents = compressed.event.method === 'none' ? [] : [compressed.event];
+        for (const event of compressionEvents) emit({ type: 'compression', event });
         result = await this.callModel(input, emit, pending.message.id, produced, {
           resolved,
           messages: [...turn.prefix, ...compressed.messages],

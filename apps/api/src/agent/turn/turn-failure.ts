@@ -1,3 +1,4 @@
+import { ScratchpadBudgetError } from '@agentdesk/compressor';
 import { ProviderError } from '@agentdesk/providers';
 import type { TurnError } from './turn-events';
 
@@ -25,5 +26,6 @@ export function toTurnError(error: unknown, signal: AbortSignal): TurnError {
       ...(error.requestId !== undefined && { requestId: error.requestId }),
     };
   }
+  if (error instanceof ScratchpadBudgetError) return { code: 'scratchpad_budget_exceeded', message: error.message };
   return { code: 'internal_error', message: 'The turn failed unexpectedly; the error was logged' };
 }

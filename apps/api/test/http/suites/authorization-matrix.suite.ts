@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
 import type { AuditEntry, Repositories, User } from '../../../src/storage';
 import type { Engine } from '../../support/engines';
-import { createLocalUser, createSession, issuePortalKey, issueUserKey, missingId, type IssuedKey } from '../../support/fixtures';
+import {
+  createLocalUser,
+  createSession,
+  issuePortalKey,
+  issueUserKey,
+  missingId,
+  type IssuedKey,
+} from '../../support/fixtures';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
 
 /*
@@ -34,18 +41,94 @@ const readAnyRoles: readonly Role[] = ['viewer', 'admin'];
 
 /** Every protected route and what each caller must get. */
 export const protectedRouteExpectations: Readonly<Record<string, RouteExpectation>> = {
-  'POST /v1/sessions': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'collection', success: 201, body: () => ({ label: 'matrix' }) },
-  'GET /v1/sessions': { scope: 'sessions:read', roles: ownDataRoles, reach: 'own', target: 'collection', success: 200 },
-  'GET /v1/sessions/:id': { scope: 'sessions:read', roles: ownDataRoles, reach: 'own', target: 'session', success: 200 },
-  'PATCH /v1/sessions/:id': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'session', success: 200, body: () => ({ label: 'renamed' }) },
-  'POST /v1/sessions/:id/close': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'session', success: 200 },
-  'DELETE /v1/sessions/:id': { scope: 'sessions:write', roles: ownDataRoles, reach: 'own', target: 'session', success: 204 },
-  'GET /v1/sessions/:id/messages': { scope: 'messages:read', roles: ownDataRoles, reach: 'own', target: 'session', success: 200 },
-  'GET /v1/admin/sessions': { scope: 'sessions:read-any', roles: readAnyRoles, reach: 'any', target: 'collection', success: 200 },
-  'GET /v1/admin/sessions/:id': { scope: 'messages:read-any', roles: readAnyRoles, reach: 'any', target: 'session', success: 200, audited: true },
-  'GET /v1/admin/sessions/:id/messages': { scope: 'messages:read-any', roles: readAnyRoles, reach: 'any', target: 'session', success: 200, audited: true },
-  'GET /v1/admin/users': { scope: 'users:read', roles: readAnyRoles, reach: 'any', target: 'collection', success: 200 },
-  'GET /v1/admin/api-keys': { scope: 'api-keys:read', roles: ['admin'], reach: 'any', target: 'collection', success: 200 },
+  'POST /v1/sessions': {
+    scope: 'sessions:write',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'collection',
+    success: 201,
+    body: () => ({ label: 'matrix' }),
+  },
+  'GET /v1/sessions': {
+    scope: 'sessions:read',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'collection',
+    success: 200,
+  },
+  'GET /v1/sessions/:id': {
+    scope: 'sessions:read',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'session',
+    success: 200,
+  },
+  'PATCH /v1/sessions/:id': {
+    scope: 'sessions:write',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'session',
+    success: 200,
+    body: () => ({ label: 'renamed' }),
+  },
+  'POST /v1/sessions/:id/close': {
+    scope: 'sessions:write',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'session',
+    success: 200,
+  },
+  'DELETE /v1/sessions/:id': {
+    scope: 'sessions:write',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'session',
+    success: 204,
+  },
+  'GET /v1/sessions/:id/messages': {
+    scope: 'messages:read',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'session',
+    success: 200,
+  },
+  'GET /v1/admin/sessions': {
+    scope: 'sessions:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
+  'GET /v1/admin/sessions/:id': {
+    scope: 'messages:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'session',
+    success: 200,
+    audited: true,
+  },
+  'GET /v1/admin/sessions/:id/messages': {
+    scope: 'messages:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'session',
+    success: 200,
+    audited: true,
+  },
+  'GET /v1/admin/users': {
+    scope: 'users:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
+  'GET /v1/admin/api-keys': {
+    scope: 'api-keys:read',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
   'POST /v1/admin/api-keys': {
     scope: 'api-keys:write',
     roles: ['admin'],
@@ -54,8 +137,20 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     success: 201,
     body: (unique) => ({ role: 'user', label: 'matrix', externalId: `matrix-${unique}` }),
   },
-  'DELETE /v1/admin/api-keys/:id': { scope: 'api-keys:write', roles: ['admin'], reach: 'any', target: 'api-key', success: 200 },
-  'GET /v1/admin/audit': { scope: 'audit:read', roles: ['admin'], reach: 'any', target: 'collection', success: 200 },
+  'DELETE /v1/admin/api-keys/:id': {
+    scope: 'api-keys:write',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'api-key',
+    success: 200,
+  },
+  'GET /v1/admin/audit': {
+    scope: 'audit:read',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
 };
 
 /** Public routes: everyone gets 200, with or without a (valid, revoked, malformed) key. */
@@ -71,8 +166,15 @@ export const publicRouteUrls: Readonly<Record<string, string>> = {
 
 interface Fixtures {
   readonly repositories: Repositories;
-  readonly users: Readonly<Record<'alice' | 'bob' | 'viewer' | 'admin' | 'carolP1' | 'daveP1' | 'carolP2', User>>;
-  readonly keys: Readonly<Record<'alice' | 'bob' | 'viewer' | 'admin' | 'portal1' | 'portal2' | 'portal3Untrusted' | 'revoked', IssuedKey>>;
+  readonly users: Readonly<
+    Record<'alice' | 'bob' | 'viewer' | 'admin' | 'carolP1' | 'daveP1' | 'carolP2', User>
+  >;
+  readonly keys: Readonly<
+    Record<
+      'alice' | 'bob' | 'viewer' | 'admin' | 'portal1' | 'portal2' | 'portal3Untrusted' | 'revoked',
+      IssuedKey
+    >
+  >;
 }
 
 type CallerKind = 'acts-as-user' | 'portal-without-end-user' | 'portal-not-trusted' | 'unauthenticated';
@@ -93,8 +195,22 @@ interface MatrixCaller {
 const bearer = (key: IssuedKey): Record<string, string> => ({ authorization: `Bearer ${key.key}` });
 
 export const matrixCallers: readonly MatrixCaller[] = [
-  { name: 'user', kind: 'acts-as-user', role: 'user', headers: (f) => bearer(f.keys.alice), own: (f) => f.users.alice, foreign: (f) => f.users.bob },
-  { name: 'another user', kind: 'acts-as-user', role: 'user', headers: (f) => bearer(f.keys.bob), own: (f) => f.users.bob, foreign: (f) => f.users.alice },
+  {
+    name: 'user',
+    kind: 'acts-as-user',
+    role: 'user',
+    headers: (f) => bearer(f.keys.alice),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.bob,
+  },
+  {
+    name: 'another user',
+    kind: 'acts-as-user',
+    role: 'user',
+    headers: (f) => bearer(f.keys.bob),
+    own: (f) => f.users.bob,
+    foreign: (f) => f.users.alice,
+  },
   {
     name: 'portal acting for the owner',
     kind: 'acts-as-user',
@@ -153,8 +269,20 @@ export const matrixCallers: readonly MatrixCaller[] = [
     foreign: (f) => f.users.alice,
     actor: (f) => ({ principalId: f.users.admin.id, apiKeyId: f.keys.admin.stored.id }),
   },
-  { name: 'no key', kind: 'unauthenticated', headers: () => ({}), own: (f) => f.users.alice, foreign: (f) => f.users.bob },
-  { name: 'revoked key', kind: 'unauthenticated', headers: (f) => bearer(f.keys.revoked), own: (f) => f.users.alice, foreign: (f) => f.users.bob },
+  {
+    name: 'no key',
+    kind: 'unauthenticated',
+    headers: () => ({}),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.bob,
+  },
+  {
+    name: 'revoked key',
+    kind: 'unauthenticated',
+    headers: (f) => bearer(f.keys.revoked),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.bob,
+  },
   {
     name: 'malformed key',
     kind: 'unauthenticated',
@@ -227,97 +355,133 @@ export function describeAuthorizationMatrix(engine: Engine): void {
     });
 
     it('has an expectation for every route of the running app, and every route has the expected policy', () => {
-      const described = new Set([...Object.keys(protectedRouteExpectations), ...Object.keys(publicRouteUrls)]);
+      const described = new Set([
+        ...Object.keys(protectedRouteExpectations),
+        ...Object.keys(publicRouteUrls),
+      ]);
       const inventory = routes.map((route) => `${route.method} ${route.path}`);
-      expect(inventory.filter((route) => !described.has(route)), 'routes without an expectation in this matrix').toEqual([]);
-      expect([...described].filter((route) => !inventory.includes(route)), 'expectations for routes the app does not have').toEqual([]);
+      expect(
+        inventory.filter((route) => !described.has(route)),
+        'routes without an expectation in this matrix',
+      ).toEqual([]);
+      expect(
+        [...described].filter((route) => !inventory.includes(route)),
+        'expectations for routes the app does not have',
+      ).toEqual([]);
       for (const route of routes) {
         const name = `${route.method} ${route.path}`;
         const expectation = protectedRouteExpectations[name];
-        expect(route.policy, name).toEqual(expectation === undefined ? { kind: 'public' } : { kind: 'scope', scope: expectation.scope });
+        expect(route.policy, name).toEqual(
+          expectation === undefined ? { kind: 'public' } : { kind: 'scope', scope: expectation.scope },
+        );
       }
     });
 
     it('answers public routes to everyone', async () => {
       for (const caller of matrixCallers) {
         for (const url of Object.values(publicRouteUrls)) {
-          const response = await test.api.app.inject({ method: 'GET', url, headers: caller.headers(fixtures) });
+          const response = await test.api.app.inject({
+            method: 'GET',
+            url,
+            headers: caller.headers(fixtures),
+          });
           expect(response.statusCode, `${caller.name} GET ${url}`).toBe(200);
         }
       }
     });
 
-    it.each(matrixCallers.map((caller) => [caller.name, caller] as const))('%s: every protected route × own / foreign / missing', async (_name, caller) => {
-      const mismatches: Mismatch[] = [];
-      const notFoundBodies = new Map<string, Set<string>>();
-      for (const route of routes) {
-        const name = `${route.method} ${route.path}`;
-        const expectation = protectedRouteExpectations[name];
-        if (expectation === undefined) continue;
-        const cases: ResourceCase[] = expectation.target === 'collection' ? ['collection'] : ['own', 'foreign', 'missing'];
-        for (const resourceCase of cases) {
-          const cell = `${caller.name} × ${name} × ${resourceCase}`;
-          const resource = await prepareResource(fixtures, caller, expectation.target, resourceCase);
-          const auditMarker = await newestAuditId(fixtures.repositories);
-          const unique = `${Math.random().toString(36).slice(2)}`;
-          const body = expectation.body?.(unique);
-          const headers: Record<string, string> = { ...caller.headers(fixtures), 'x-audit-reason': auditReason };
-          if (body !== undefined) headers['content-type'] = 'application/json';
-          const response = await test.api.app.inject({
-            method: route.method as 'GET',
-            url: route.path.replace(':id', resource.id),
-            headers,
-            ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-          });
-
-          const expected = expectedStatus(caller, expectation, resourceCase);
-          if (response.statusCode !== expected) {
-            mismatches.push({ cell, expected: String(expected), actual: `${response.statusCode} ${response.body.slice(0, 200)}` });
-          }
-          checkErrorBody(response, cell, mismatches);
-          if (response.statusCode === 401) unauthenticatedBodies.add(withoutRequestId(response));
-          if (response.statusCode === 404) {
-            const bodies = notFoundBodies.get(name) ?? new Set<string>();
-            bodies.add(withoutRequestId(response));
-            notFoundBodies.set(name, bodies);
-          }
-
-          const written = await auditEntriesSince(fixtures.repositories, auditMarker);
-          const crossUser = resourceCase === 'foreign';
-          const mustAudit = expectation.audited === true && response.statusCode === expectation.success && crossUser;
-          if (!mustAudit && written.length > 0) {
-            mismatches.push({ cell, expected: 'no audit record', actual: `${written.length} audit record(s)` });
-          }
-          if (mustAudit) {
-            const actor = caller.actor?.(fixtures);
-            const expectedEntry = {
-              actorPrincipalId: actor?.principalId,
-              actorApiKeyId: actor?.apiKeyId,
-              targetUserId: resource.ownerUserId,
-              sessionId: resource.id,
-              reason: auditReason,
-              requestId: response.headers['x-request-id'],
+    it.each(matrixCallers.map((caller) => [caller.name, caller] as const))(
+      '%s: every protected route × own / foreign / missing',
+      async (_name, caller) => {
+        const mismatches: Mismatch[] = [];
+        const notFoundBodies = new Map<string, Set<string>>();
+        for (const route of routes) {
+          const name = `${route.method} ${route.path}`;
+          const expectation = protectedRouteExpectations[name];
+          if (expectation === undefined) continue;
+          const cases: ResourceCase[] =
+            expectation.target === 'collection' ? ['collection'] : ['own', 'foreign', 'missing'];
+          for (const resourceCase of cases) {
+            const cell = `${caller.name} × ${name} × ${resourceCase}`;
+            const resource = await prepareResource(fixtures, caller, expectation.target, resourceCase);
+            const auditMarker = await newestAuditId(fixtures.repositories);
+            const unique = `${Math.random().toString(36).slice(2)}`;
+            const body = expectation.body?.(unique);
+            const headers: Record<string, string> = {
+              ...caller.headers(fixtures),
+              'x-audit-reason': auditReason,
             };
-            const actual = written.map((entry) => ({
-              actorPrincipalId: entry.actorPrincipalId,
-              actorApiKeyId: entry.actorApiKeyId,
-              targetUserId: entry.targetUserId,
-              sessionId: entry.sessionId,
-              reason: entry.reason,
-              requestId: entry.requestId,
-            }));
-            if (JSON.stringify(actual) !== JSON.stringify([expectedEntry])) {
-              mismatches.push({ cell, expected: `one audit record ${JSON.stringify(expectedEntry)}`, actual: JSON.stringify(actual) });
+            if (body !== undefined) headers['content-type'] = 'application/json';
+            const response = await test.api.app.inject({
+              method: route.method as 'GET',
+              url: route.path.replace(':id', resource.id),
+              headers,
+              ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+            });
+
+            const expected = expectedStatus(caller, expectation, resourceCase);
+            if (response.statusCode !== expected) {
+              mismatches.push({
+                cell,
+                expected: String(expected),
+                actual: `${response.statusCode} ${response.body.slice(0, 200)}`,
+              });
+            }
+            checkErrorBody(response, cell, mismatches);
+            if (response.statusCode === 401) unauthenticatedBodies.add(withoutRequestId(response));
+            if (response.statusCode === 404) {
+              const bodies = notFoundBodies.get(name) ?? new Set<string>();
+              bodies.add(withoutRequestId(response));
+              notFoundBodies.set(name, bodies);
+            }
+
+            const written = await auditEntriesSince(fixtures.repositories, auditMarker);
+            const crossUser = resourceCase === 'foreign';
+            const mustAudit =
+              expectation.audited === true && response.statusCode === expectation.success && crossUser;
+            if (!mustAudit && written.length > 0) {
+              mismatches.push({
+                cell,
+                expected: 'no audit record',
+                actual: `${written.length} audit record(s)`,
+              });
+            }
+            if (mustAudit) {
+              const actor = caller.actor?.(fixtures);
+              const expectedEntry = {
+                actorPrincipalId: actor?.principalId,
+                actorApiKeyId: actor?.apiKeyId,
+                targetUserId: resource.ownerUserId,
+                sessionId: resource.id,
+                reason: auditReason,
+                requestId: response.headers['x-request-id'],
+              };
+              const actual = written.map((entry) => ({
+                actorPrincipalId: entry.actorPrincipalId,
+                actorApiKeyId: entry.actorApiKeyId,
+                targetUserId: entry.targetUserId,
+                sessionId: entry.sessionId,
+                reason: entry.reason,
+                requestId: entry.requestId,
+              }));
+              if (JSON.stringify(actual) !== JSON.stringify([expectedEntry])) {
+                mismatches.push({
+                  cell,
+                  expected: `one audit record ${JSON.stringify(expectedEntry)}`,
+                  actual: JSON.stringify(actual),
+                });
+              }
             }
           }
         }
-      }
-      expect(mismatches).toEqual([]);
-      // Someone else's resource answers exactly like a missing one.
-      for (const [route, bodies] of notFoundBodies) expect([...bodies], `404 bodies of ${route}`).toHaveLength(1);
-      // Every 401 so far carries one and the same body.
-      expect(unauthenticatedBodies.size).toBeLessThanOrEqual(1);
-    });
+        expect(mismatches).toEqual([]);
+        // Someone else's resource answers exactly like a missing one.
+        for (const [route, bodies] of notFoundBodies)
+          expect([...bodies], `404 bodies of ${route}`).toHaveLength(1);
+        // Every 401 so far carries one and the same body.
+        expect(unauthenticatedBodies.size).toBeLessThanOrEqual(1);
+      },
+    );
   });
 }
 
@@ -328,7 +492,8 @@ async function prepareResource(
   target: Target,
   resourceCase: ResourceCase,
 ): Promise<{ id: string; ownerUserId: string | null }> {
-  if (resourceCase === 'collection' || resourceCase === 'missing') return { id: missingId, ownerUserId: null };
+  if (resourceCase === 'collection' || resourceCase === 'missing')
+    return { id: missingId, ownerUserId: null };
   const owner = resourceCase === 'own' ? caller.own(fixtures) : caller.foreign(fixtures);
   if (target === 'api-key') {
     const key = await issueUserKey(fixtures.repositories, owner);
@@ -363,5 +528,10 @@ function checkErrorBody(response: InjectResponse, cell: string, mismatches: Mism
     body.error.requestId === response.headers['x-request-id'] &&
     Object.keys(body).length === 1 &&
     Object.keys(body.error).sort().join(',') === 'code,message,requestId';
-  if (!ok) mismatches.push({ cell, expected: 'the error body { error: { code, message, requestId } }', actual: response.body.slice(0, 200) });
+  if (!ok)
+    mismatches.push({
+      cell,
+      expected: 'the error body { error: { code, message, requestId } }',
+      actual: response.body.slice(0, 200),
+    });
 }
