@@ -98,7 +98,7 @@ export class AgentTurnRunner {
     emit: TurnEventSink,
     turn: { turnId: string; resolved: ResolvedModel; prefix: ChatMessage[]; userMessage: Message },
   ): Promise<TurnResult> {
-    const { repositories, settings, tools } = this.dependencies;
+    const { repositories, settings } = this.dependencies;
     const { turnId, resolved } = turn;
     const written: Message[] = [turn.userMessage];
     const store = new SessionToolResultStore(repositories.toolResults, input.ownerUserId, input.sessionId);

@@ -1,0 +1,3 @@
+import { describeAuthAndLimits } from './suites/auth-and-limits.suite';
+
+describeAuthAndLimits('sqlite');

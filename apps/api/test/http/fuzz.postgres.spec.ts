@@ -1,0 +1,3 @@
+import { describeFuzz } from './suites/fuzz.suite';
+
+describeFuzz('postgres');

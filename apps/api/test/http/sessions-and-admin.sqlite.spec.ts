@@ -1,0 +1,3 @@
+import { describeSessionsAndAdmin } from './suites/sessions-and-admin.suite';
+
+describeSessionsAndAdmin('sqlite');

@@ -1,0 +1,580 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/app-config';
+import { createApp } from '../../../src/create-app';
+import { generateApiKey } from '../../../src/auth/api-key-format';
+import { RegisteredRoutes, RouteInventory } from '../../../src/routes/route-inventory';
+import type { Engine } from '../../support/engines';
+import { testDatabaseFactories } from '../../support/engines';
+import { createLocalUser, issueUserKey } from '../../support/fixtures';
+import { LogCapture } from '../../support/log-capture';
+import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
+
+/** A controller that forgot its policy: the global guard must refuse it. */
+@Controller('v1/forgotten')
+class ForgottenPolicyController {
+  @Get()
+  leak(): { secret: string } {
+    return { secret: 'should never be served' };
+  }
+}
+
+@Module({ controllers: [ForgottenPolicyController] })
+class ForgottenPolicyModule {}
+
+export function describeAuthAndLimits(engine: Engine): void {
+  describe(`authentication, guard and limits (${engine})`, () => {
+    const started: TestApi[] = [];
+    async function start(
+      environment: Record<string, string> = {},
+      extraModules?: Parameters<typeof startTestApi>[2],
+    ): Promise<TestApi> {
+      const test = await startTestApi(engine, environment, extraModules);
+      started.push(test);
+      return test;
+    }
+    afterEach(async () => {
+      while (started.length > 0) await started.pop()?.close();
+    });
+
+    it('accepts a key in Authorization: Bearer and in X-API-Key, and refuses every bad credential with one body', async () => {
+      const test = await start();
+      const alice = await createLocalUser(test.api.repositories, 'alice');
+      const { key } = await issueUserKey(test.api.repositories, alice);
+      const get = (headers: Record<string, string>) =>
+        test.api.app.inject({ method: 'GET', url: '/v1/sessions', headers });
+
+      expect((await get({ authorization: `Bearer ${key}` })).statusCode).toBe(200);
+      expect((await get({ authorization: `bearer ${key}` })).statusCode).toBe(200);
+      expect((await get({ 'x-api-key': key })).statusCode).toBe(200);
+      expect((await get({ authorization: `Bearer ${key}`, 'x-api-key': key })).statusCode).toBe(200);
+
+      const other = generateApiKey().key;
+      const refused: Array<Record<string, string>> = [
+        {},
+        { authorization: `Basic ${Buffer.from(`alice:${key}`).toString('base64')}` },
+        { authorization: 'Bearer' },
+        { authorization: `Bearer ${key}`, 'x-api-key': other },
+        { 'x-api-key': other },
+        { 'x-api-key': key.slice(0, -1) },
+        { 'x-api-key': `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}` },
+        { 'x-api-key': key.toUpperCase() },
+        { 'x-api-key': 'not a key at all' },
+      ];
+      const bodies = new Set<string>();
+      for (const headers of refused) {
+        const response = await get(headers);
+        expect(response.statusCode, JSON.stringify(headers)).toBe(401);
+        const body = response.json<{ error: { code: string; message: string; requestId: string } }>();
+        expect(body.error.requestId).toBe(response.headers['x-request-id']);
+        bodies.add(JSON.stringify({ ...body.error, requestId: undefined }));
+      }
+      expect(bodies.size).toBe(1);
+      expect([...bodies][0]).toContain('UNAUTHENTICATED');
+    });
+
+    it('a key whose embedded id does not match its stored id is refused', async () => {
+      const test = await start();
+      const alice = await createLocalUser(test.api.repositories, 'alice');
+      const { key, stored } = await issueUserKey(test.api.repositories, alice);
+      const otherId = generateApiKey().visiblePrefix.slice(4);
+      const forged = key.replace(stored.id.replaceAll('-', ''), otherId);
+      expect(forged).not.toBe(key);
+      const response = await test.request({ method: 'GET', url: '/v1/sessions', key: forged });
+      expect(response.statusCode).toBe(401);
+    });
+
+    it('revocation takes effect on the very next request, even on a kept-alive connection', async () => {
+      const test = await start({ PORT: '0' });
+      const admin = await createLocalUser(test.api.repositories, 'admin-2');
+      const adminKey = await issueUserKey(test.api.repositories, admin, 'admin');
+      const created = await test.request({
+        method: 'POST',
+        url: '/v1/admin/api-keys',
+        key: adminKey.key,
+        body: { role: 'user', label: 'to revoke', externalId: 'alice' },
+      });
+      expect(created.statusCode).toBe(201);
+      const { key, apiKey } = created.json<{ key: string; apiKey: { id: string } }>();
+
+      const url = await test.api.listen();
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const sockets = new Set<unknown>();
+        const call = (path: string, headers: Record<string, string>, method = 'GET') =>
+          new Promise<number>((resolve, reject) => {
+            const request = http.request(`${url}${path}`, { agent, method, headers }, (response) => {
+              sockets.add(response.socket);
+              response.resume();
+              response.on('end', () => resolve(response.statusCode ?? 0));
+            });
+            request.on('error', reject);
+            request.end();
+          });
+        expect(await call('/v1/sessions', { 'x-api-key': key })).toBe(200);
+        expect(
+          await call(
+            `/v1/admin/api-keys/${apiKey.id}`,
+            { authorization: `Bearer ${adminKey.key}` },
+            'DELETE',
+          ),
+        ).toBe(200);
+        expect(await call('/v1/sessions', { 'x-api-key': key })).toBe(401);
+        expect(sockets.size).toBe(1);
+      } finally {
+        agent.destroy();
+      }
+      const listed = await test.request({
+        method: 'GET',
+        url: '/v1/admin/api-keys?includeRevoked=true',
+        key: adminKey.key,
+      });
+      const revoked = listed
+        .json<{ items: Array<{ id: string; revokedAt: string | null }> }>()
+        .items.find((item) => item.id === apiKey.id);
+      expect(revoked?.revokedAt).not.toBeNull();
+      const activeOnly = await test.request({ method: 'GET', url: '/v1/admin/api-keys', key: adminKey.key });
+      expect(activeOnly.json<{ items: Array<{ id: string }> }>().items.map((item) => item.id)).not.toContain(
+        apiKey.id,
+      );
+    });
+
+    it('creates an admin key on first start only, and takes one from AGENTDESK_ADMIN_KEY without printing it', async () => {
+      const database = await testDatabaseFactories[engine]();
+      const logs = new LogCapture();
+      try {
+        const config = loadConfig(baseTestEnvironment);
+        const first = await createApp(config, { database: database.database, logDestination: logs });
+        const generated = first.bootstrap.generatedAdminKey;
+        expect(first.bootstrap.adminKeySource).toBe('generated');
+        expect(generated).toMatch(/^adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+        const asAdmin = await first.app.inject({
+          method: 'GET',
+          url: '/v1/admin/audit',
+          headers: { authorization: `Bearer ${generated}` },
+        });
+        expect(asAdmin.statusCode).toBe(200);
+        await first.close();
+
+        const second = await createApp(config, { database: database.database, logDestination: logs });
+        expect(second.bootstrap).toMatchObject({ generatedAdminKey: undefined, adminKeySource: 'existing' });
+        await second.close();
+
+        const environmentKey = generateApiKey().key;
+        const third = await createApp(
+          loadConfig({ ...baseTestEnvironment, AGENTDESK_ADMIN_KEY: environmentKey }),
+          {
+            database: database.database,
+            logDestination: logs,
+          },
+        );
+        expect(third.bootstrap).toMatchObject({
+          generatedAdminKey: undefined,
+          adminKeySource: 'environment',
+        });
+        for (const headers of [
+          { authorization: `Bearer ${environmentKey}` },
+          { 'x-api-key': environmentKey },
+        ]) {
+          expect(
+            (await third.app.inject({ method: 'GET', url: '/v1/admin/api-keys', headers })).statusCode,
+          ).toBe(200);
+        }
+        await third.app.inject({
+          method: 'GET',
+          url: '/v1/sessions',
+          headers: { 'x-api-key': `${environmentKey}x` },
+        });
+        await third.close();
+
+        // Restarting with the same key is idempotent; once revoked, the start refuses to re-enable it.
+        const fourth = await createApp(
+          loadConfig({ ...baseTestEnvironment, AGENTDESK_ADMIN_KEY: environmentKey }),
+          {
+            database: database.database,
+            logDestination: logs,
+          },
+        );
+        expect(fourth.bootstrap.adminKeySource).toBe('environment');
+        const environmentKeyId = (await fourth.repositories.apiKeys.list({}, { limit: 100 })).items.find(
+          (item) => item.label.includes('AGENTDESK_ADMIN_KEY'),
+        )?.id;
+        await fourth.repositories.apiKeys.revoke(environmentKeyId ?? 'missing');
+        await fourth.close();
+        await expect(
+          createApp(loadConfig({ ...baseTestEnvironment, AGENTDESK_ADMIN_KEY: environmentKey }), {
+            database: database.database,
+            logDestination: logs,
+          }),
+        ).rejects.toBeInstanceOf(ConfigError);
+
+        const logged = logs.text();
+        expect(logged.length).toBeGreaterThan(0);
+        for (const secret of [
+          generated ?? 'unset',
+          environmentKey,
+          environmentKey.split('_').at(-1) ?? 'unset',
+          (generated ?? '').slice(-43),
+        ]) {
+          expect(logged).not.toContain(secret);
+        }
+      } finally {
+        await database.cleanup();
+      }
+    });
+
+    it('dev mode: requests without a key act as the anonymous local user, from loopback only, with a loud warning', async () => {
+      const test = await start({ AGENTDESK_DEV_MODE: 'true' });
+      expect(test.logs.text()).toContain('DEV MODE IS ON');
+      const created = await test.api.app.inject({
+        method: 'POST',
+        url: '/v1/sessions',
+        payload: { label: 'local' },
+      });
+      expect(created.statusCode).toBe(201);
+      const listed = await test.api.app.inject({ method: 'GET', url: '/v1/sessions' });
+      expect(listed.json<{ items: Array<{ label: string }> }>().items.map((item) => item.label)).toEqual([
+        'local',
+      ]);
+      // Only the anonymous user's own data: admin functions stay closed.
+      expect((await test.api.app.inject({ method: 'GET', url: '/v1/admin/sessions' })).statusCode).toBe(403);
+      // A presented but bad key never falls back to anonymous.
+      expect(
+        (
+          await test.api.app.inject({
+            method: 'GET',
+            url: '/v1/sessions',
+            headers: { 'x-api-key': 'adk_wrong' },
+          })
+        ).statusCode,
+      ).toBe(401);
+      // Not from another machine.
+      expect(
+        (await test.api.app.inject({ method: 'GET', url: '/v1/sessions', remoteAddress: '10.1.2.3' }))
+          .statusCode,
+      ).toBe(401);
+
+      const normal = await start();
+      expect((await normal.api.app.inject({ method: 'GET', url: '/v1/sessions' })).statusCode).toBe(401);
+      expect(normal.logs.text()).not.toContain('DEV MODE IS ON');
+    });
+
+    it('rate-limits per principal with 429 and Retry-After', async () => {
+      const test = await start({ AGENTDESK_RATE_LIMIT_MAX: '3', AGENTDESK_RATE_LIMIT_WINDOW_MS: '60000' });
+      const alice = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'alice'),
+      );
+      const bob = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'bob'),
+      );
+      for (let index = 0; index < 3; index += 1) {
+        expect((await test.request({ method: 'GET', url: '/v1/sessions', key: alice.key })).statusCode).toBe(
+          200,
+        );
+      }
+      const limited = await test.request({ method: 'GET', url: '/v1/sessions', key: alice.key });
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json<{ error: { code: string } }>().error.code).toBe('RATE_LIMITED');
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      // Another principal has its own budget; public routes are not counted.
+      expect((await test.request({ method: 'GET', url: '/v1/sessions', key: bob.key })).statusCode).toBe(200);
+      expect((await test.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    });
+
+    it('slows down key guessing: too many failed credentials from one address get 429', async () => {
+      const test = await start({ AGENTDESK_AUTH_FAILURE_LIMIT: '3' });
+      const alice = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'alice'),
+      );
+      // Requests without any key are not guesses.
+      for (let index = 0; index < 5; index += 1)
+        expect((await test.request({ method: 'GET', url: '/v1/sessions' })).statusCode).toBe(401);
+      for (let index = 0; index < 3; index += 1) {
+        expect(
+          (await test.request({ method: 'GET', url: '/v1/sessions', key: generateApiKey().key })).statusCode,
+        ).toBe(401);
+      }
+      const blocked = await test.request({ method: 'GET', url: '/v1/sessions', key: alice.key });
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const elsewhere = await test.api.app.inject({
+        method: 'GET',
+        url: '/v1/sessions',
+        headers: { authorization: `Bearer ${alice.key}` },
+        remoteAddress: '127.0.0.2',
+      });
+      expect(elsewhere.statusCode).toBe(200);
+    });
+
+    it('refuses bodies over the configured limit with 413, over a real socket too', async () => {
+      const test = await start({ AGENTDESK_BODY_LIMIT_BYTES: '2048', PORT: '0' });
+      const alice = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'alice'),
+      );
+      const small = await test.request({
+        method: 'POST',
+        url: '/v1/sessions',
+        key: alice.key,
+        body: { label: 'x'.repeat(100) },
+      });
+      expect(small.statusCode).toBe(201);
+      const large = await test.request({
+        method: 'POST',
+        url: '/v1/sessions',
+        key: alice.key,
+        body: { systemPrompt: 'x'.repeat(5000) },
+      });
+      expect(large.statusCode).toBe(413);
+      expect(large.json<{ error: { code: string } }>().error.code).toBe('PAYLOAD_TOO_LARGE');
+
+      const url = await test.api.listen();
+      const response = await fetch(`${url}/v1/sessions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ metadata: { blob: 'y'.repeat(10_000) } }),
+      });
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE');
+      const count = await test.request({ method: 'GET', url: '/v1/sessions', key: alice.key });
+      expect(count.json<{ items: unknown[] }>().items).toHaveLength(1);
+    });
+
+    it('refuses page sizes over the limit instead of silently capping them', async () => {
+      const test = await start();
+      const alice = await createLocalUser(test.api.repositories, 'alice');
+      const { key } = await issueUserKey(test.api.repositories, alice);
+      const admin = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'boss'),
+        'admin',
+      );
+      const session = await test.api.repositories.sessions.create({ ownerUserId: alice.id });
+      const status = async (url: string, requestKey = key) =>
+        (await test.request({ method: 'GET', url, key: requestKey })).statusCode;
+
+      expect(await status('/v1/sessions?limit=100')).toBe(200);
+      expect(await status('/v1/sessions?limit=1')).toBe(200);
+      const tooLarge = await test.request({ method: 'GET', url: '/v1/sessions?limit=101', key });
+      expect(tooLarge.statusCode).toBe(400);
+      expect(tooLarge.json<{ error: { message: string } }>().error.message).toBe(
+        'query.limit: must be at most 100',
+      );
+      for (const limit of ['0', '-1', '1.5', 'ten', '', '1e3'])
+        expect(await status(`/v1/sessions?limit=${limit}`), limit).toBe(400);
+      expect(await status(`/v1/sessions/${session.id}/messages?limit=500`)).toBe(200);
+      expect(await status(`/v1/sessions/${session.id}/messages?limit=501`)).toBe(400);
+      for (const url of ['/v1/admin/sessions', '/v1/admin/users', '/v1/admin/api-keys', '/v1/admin/audit']) {
+        expect(await status(`${url}?limit=100`, admin.key), url).toBe(200);
+        expect(await status(`${url}?limit=101`, admin.key), url).toBe(400);
+      }
+    });
+
+    it('rejects unknown body fields and mass-assigned ownership or role, naming the field', async () => {
+      const test = await start();
+      const alice = await createLocalUser(test.api.repositories, 'alice');
+      const bob = await createLocalUser(test.api.repositories, 'bob');
+      const { key } = await issueUserKey(test.api.repositories, alice);
+      const session = await test.api.repositories.sessions.create({ ownerUserId: alice.id, label: 'mine' });
+      const cases: Array<{
+        method: 'POST' | 'PATCH';
+        url: string;
+        body: Record<string, unknown>;
+        field: string;
+        message: string;
+      }> = [
+        {
+          method: 'POST',
+          url: '/v1/sessions',
+          body: { label: 'x', userId: bob.id },
+          field: 'userId',
+          message: 'may not be set by the client',
+        },
+        {
+          method: 'POST',
+          url: '/v1/sessions',
+          body: { label: 'x', ownerUserId: bob.id },
+          field: 'ownerUserId',
+          message: 'may not be set by the client',
+        },
+        {
+          method: 'POST',
+          url: '/v1/sessions',
+          body: { label: 'x', role: 'admin' },
+          field: 'role',
+          message: 'may not be set by the client',
+        },
+        {
+          method: 'POST',
+          url: '/v1/sessions',
+          body: { label: 'x', colour: 'blue' },
+          field: 'colour',
+          message: 'unknown field',
+        },
+        {
+          method: 'PATCH',
+          url: `/v1/sessions/${session.id}`,
+          body: { label: 'x', userId: bob.id },
+          field: 'userId',
+          message: 'may not be set by the client',
+        },
+        {
+          method: 'PATCH',
+          url: `/v1/sessions/${session.id}`,
+          body: { status: 'closed' },
+          field: 'status',
+          message: 'may not be set by the client',
+        },
+        {
+          method: 'POST',
+          url: `/v1/sessions/${session.id}/close`,
+          body: { role: 'admin' },
+          field: 'role',
+          message: 'may not be set by the client',
+        },
+      ];
+      for (const item of cases) {
+        const response = await test.request({ method: item.method, url: item.url, key, body: item.body });
+        expect(response.statusCode, JSON.stringify(item)).toBe(400);
+        expect(response.json<{ error: { message: string } }>().error.message).toContain(
+          `body.${item.field}: ${item.message}`,
+        );
+      }
+      const unknownQuery = await test.request({ method: 'GET', url: `/v1/sessions?userId=${bob.id}`, key });
+      expect(unknownQuery.statusCode).toBe(400);
+      expect(unknownQuery.json<{ error: { message: string } }>().error.message).toContain('query.userId');
+
+      expect((await test.api.repositories.sessions.listForOwner(bob.id)).items).toEqual([]);
+      expect((await test.api.repositories.sessions.getForOwner(alice.id, session.id)).label).toBe('mine');
+      expect((await test.api.repositories.sessions.listForOwner(alice.id)).items).toHaveLength(1);
+    });
+
+    it('carries a request id through the response header, the error body and the logs', async () => {
+      const test = await start();
+      const generated = await test.request({ method: 'GET', url: '/v1/sessions' });
+      const id = generated.headers['x-request-id'];
+      expect(typeof id).toBe('string');
+      expect(generated.json<{ error: { requestId: string } }>().error.requestId).toBe(id);
+      expect(test.logs.lines.some((line) => line.includes(`"requestId":"${String(id)}"`))).toBe(true);
+
+      const propagated = await test.request({
+        method: 'GET',
+        url: '/healthz',
+        headers: { 'x-request-id': 'proxy-abc.123' },
+      });
+      expect(propagated.headers['x-request-id']).toBe('proxy-abc.123');
+      const replaced = await test.request({
+        method: 'GET',
+        url: '/healthz',
+        headers: { 'x-request-id': 'bad id with spaces' },
+      });
+      expect(replaced.headers['x-request-id']).not.toBe('bad id with spaces');
+      expect(String(replaced.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+    });
+
+    it('denies by default: a route without a policy is refused and reported by the inventory', async () => {
+      const test = await start({}, { extraModules: [ForgottenPolicyModule] });
+      const admin = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'boss'),
+        'admin',
+      );
+      const routes = test.api.app.get(RouteInventory).routes();
+      expect(
+        routes.filter((route) => route.policy === undefined).map((route) => `${route.method} ${route.path}`),
+      ).toEqual(['GET /v1/forgotten']);
+      for (const key of [undefined, admin.key]) {
+        const response = await test.request({
+          method: 'GET',
+          url: '/v1/forgotten',
+          ...(key === undefined ? {} : { key }),
+        });
+        expect(response.statusCode).toBe(403);
+        expect(response.body).not.toContain('should never be served');
+      }
+      expect(test.logs.text()).toContain('route has no access policy');
+    });
+
+    it('every route Fastify serves is a Nest route with a policy (nothing bypasses the guard)', async () => {
+      const test = await start();
+      const inventory = test.api.app.get(RouteInventory).routes();
+      expect(inventory.filter((route) => route.policy === undefined)).toEqual([]);
+      const known = new Set(inventory.map((route) => `${route.method} ${route.path}`));
+      const served = test.api.app
+        .get(RegisteredRoutes)
+        .routes.filter((route) => route.method !== 'HEAD')
+        .map((route) => `${route.method} ${route.path}`);
+      expect(served.length).toBeGreaterThan(10);
+      expect(served.filter((route) => !known.has(route))).toEqual([]);
+    });
+
+    it('health, readiness (database), metrics and the OpenAPI document', async () => {
+      const test = await start();
+      expect((await test.request({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+      expect((await test.request({ method: 'GET', url: '/readyz' })).json()).toEqual({
+        status: 'ready',
+        database: engine,
+      });
+      await test.request({ method: 'GET', url: '/v1/sessions', key: generateApiKey().key });
+
+      const metrics = await test.request({ method: 'GET', url: '/metrics' });
+      expect(metrics.headers['content-type']).toContain('text/plain');
+      expect(metrics.body).toContain('agentdesk_http_request_duration_seconds_bucket');
+      expect(metrics.body).toContain('route="/v1/sessions"');
+      expect(metrics.body).toMatch(
+        /agentdesk_authentication_failures_total\{reason="unknown-or-revoked"\} 1/,
+      );
+      expect(metrics.body).toContain('process_cpu_user_seconds_total');
+
+      const document = (await test.request({ method: 'GET', url: '/openapi.json' })).json<{
+        paths: Record<
+          string,
+          Record<
+            string,
+            {
+              security?: unknown[];
+              requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+            }
+          >
+        >;
+        components: { securitySchemes: Record<string, unknown> };
+      }>();
+      expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['api-key', 'bearer']);
+      for (const route of test.api.app.get(RouteInventory).routes()) {
+        if (route.path === '/openapi.json' || route.path.startsWith('/docs')) continue;
+        const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+        expect(operation, `${route.method} ${route.path} in the OpenAPI document`).toBeDefined();
+        if (route.policy?.kind === 'scope')
+          expect(operation?.security, route.path).toEqual([{ bearer: [] }, { 'api-key': [] }]);
+        const bodySchema = operation?.requestBody?.content['application/json']?.schema;
+        if (route.method === 'PATCH' || (route.method === 'POST' && !route.path.endsWith('/close'))) {
+          expect(bodySchema, `${route.method} ${route.path} body schema`).toBeDefined();
+        }
+      }
+      const createSession =
+        document.paths['/v1/sessions']?.['post']?.requestBody?.content['application/json']?.schema;
+      expect(createSession).toMatchObject({ type: 'object', additionalProperties: false });
+
+      const docs = await test.request({ method: 'GET', url: '/docs' });
+      expect(docs.headers['content-type']).toContain('text/html');
+      expect(docs.body).toContain('swagger-ui-bundle.js');
+      expect((await test.request({ method: 'GET', url: '/docs/swagger-ui-bundle.js' })).statusCode).toBe(200);
+      expect((await test.request({ method: 'GET', url: '/docs/package.json' })).statusCode).toBe(404);
+    });
+
+    it('readiness fails with 503 when the database is gone, liveness does not', async () => {
+      const test = await start();
+      await test.database.database.destroy();
+      const ready = await test.request({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json<{ error: { code: string } }>().error.code).toBe('NOT_READY');
+      expect((await test.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    });
+  });
+}
