@@ -9,7 +9,13 @@ import { migrationProvider } from './migrations/migrations';
  * @returns the names of the migrations this call applied (empty when already up to date)
  */
 export async function migrateToLatest(database: AppDatabase): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: migrationProvider(database.dialect) });
+  const migrator = new Migrator({
+    db: database.db,
+    provider: migrationProvider(database.dialect),
+    // Kysely otherwise finds its bookkeeping tables in whichever schema has them first, so a second
+    // schema on the same server would be taken as already migrated.
+    ...(database.schema !== undefined && { migrationTableSchema: database.schema }),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result: MigrationResult) => result.status === 'Error')?.migrationName;

@@ -21,6 +21,8 @@ export interface DatabaseConfig {
 export interface AppDatabase {
   readonly db: Kysely<Database>;
   readonly dialect: DatabaseDialect;
+  /** PostgreSQL schema the database lives in, when not the default (tests isolate themselves this way). */
+  readonly schema?: string;
   /** Closes the pool or file handle. */
   destroy(): Promise<void>;
 }
@@ -61,5 +63,10 @@ export function openDatabase(config: DatabaseConfig): AppDatabase {
           ...(config.poolSize === undefined ? {} : { poolSize: config.poolSize }),
         });
   const db = new Kysely<Database>({ dialect });
-  return { db, dialect: target.dialect, destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: target.dialect,
+    ...(target.dialect === 'postgres' && config.schema !== undefined && { schema: config.schema }),
+    destroy: () => db.destroy(),
+  };
 }
