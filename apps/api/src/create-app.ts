@@ -67,7 +67,7 @@ let instanceCount = 0;
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<AgentDeskApi> {
   const logger = createLogger(config.logLevel, options.logDestination);
   const ownsDatabase = options.database === undefined;
-  const database = options.database ?? openConfiguredDatabase(config);
+  const database = options.database ?? openConfiguredDatabase(config, logger);
   try {
     await migrateToLatest(database);
     const repositories = createRepositories(
@@ -208,10 +208,14 @@ function warnAboutUnguardedRoutes(app: NestFastifyApplication, logger: Logger): 
   }
 }
 
-function openConfiguredDatabase(config: AppConfig): AppDatabase {
+function openConfiguredDatabase(config: AppConfig, logger: Logger): AppDatabase {
   const url = config.database.url.reveal();
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite' && target.filename !== ':memory:')
     mkdirSync(dirname(target.filename), { recursive: true });
-  return openDatabase({ url, poolSize: config.database.poolSize });
+  return openDatabase({
+    url,
+    poolSize: config.database.poolSize,
+    onIdleClientError: (error) => logger.warn({ err: error }, 'an idle database connection failed; it was discarded'),
+  });
 }

@@ -15,6 +15,8 @@ export interface DatabaseConfig {
   readonly schema?: string;
   /** PostgreSQL only: connection pool size (default 10). */
   readonly poolSize?: number;
+  /** PostgreSQL only: told about errors of idle pooled connections (the API logs them). */
+  readonly onIdleClientError?: (error: Error) => void;
 }
 
 /** An open database: the Kysely instance, which engine it is, and how to close it. */
@@ -61,6 +63,7 @@ export function openDatabase(config: DatabaseConfig): AppDatabase {
           connectionString: target.connectionString,
           ...(config.schema === undefined ? {} : { schema: config.schema }),
           ...(config.poolSize === undefined ? {} : { poolSize: config.poolSize }),
+          ...(config.onIdleClientError === undefined ? {} : { onIdleClientError: config.onIdleClientError }),
         });
   const db = new Kysely<Database>({ dialect });
   return {

@@ -22,6 +22,8 @@ export interface PostgresDialectOptions {
   /** Schema to put first on `search_path` (tests isolate themselves with one schema each). */
   readonly schema?: string;
   readonly poolSize?: number;
+  /** Told about errors of idle pooled connections (server restart, terminated backend). */
+  readonly onIdleClientError?: (error: Error) => void;
 }
 
 const schemaNamePattern = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -37,5 +39,8 @@ export function createPostgresDialect(options: PostgresDialectOptions): Postgres
     types: { getTypeParser },
     ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   });
+  // An idle client that loses its server emits 'error' on the pool; unhandled, that would crash the
+  // process. The pool has already discarded the client and the next query connects afresh.
+  pool.on('error', (error) => options.onIdleClientError?.(error));
   return new PostgresDialect({ pool });
 }
