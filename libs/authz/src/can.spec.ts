@@ -18,7 +18,13 @@ const expected: Record<Scope, Record<Role, boolean>> = {
   'api-keys:read': { user: false, portal: false, viewer: false, admin: true },
   'api-keys:write': { user: false, portal: false, viewer: false, admin: true },
   'audit:read': { user: false, portal: false, viewer: false, admin: true },
+  'completions:create': { user: true, portal: true, viewer: false, admin: true },
+  'lab:run': { user: false, portal: false, viewer: true, admin: true },
+  'lab:read': { user: false, portal: false, viewer: true, admin: true },
 };
+
+// Functions over no user's data: granted by role alone, never on a user's resource.
+const noUserDataScopes = new Set<Scope>(['completions:create', 'lab:run', 'lab:read']);
 
 function principalWithRole(role: Role, id = `u-${role}`): Principal {
   return role === 'portal' ? portalPrincipal({ portalId: 'p1', trustClientUserId: true }) : userPrincipal({ id, role });
@@ -40,14 +46,15 @@ describe('can: every role × scope', () => {
   it.each(cells)('%s → %s on an own resource', (role, scope) => {
     const principal = principalWithRole(role);
     const ownerUserId = role === 'portal' ? 'u-end-user' : principal.id;
-    expect(can(principal, scope, { ownerUserId, effectiveUserId: 'u-end-user' })).toBe(expected[scope][role]);
+    const expectation = noUserDataScopes.has(scope) ? false : expected[scope][role];
+    expect(can(principal, scope, { ownerUserId, effectiveUserId: 'u-end-user' })).toBe(expectation);
   });
 
   it.each(cells)('%s → %s on a foreign resource', (role, scope) => {
     const principal = principalWithRole(role);
     const granted = can(principal, scope, { ownerUserId: 'u-stranger', effectiveUserId: 'u-end-user' });
     // Own-data scopes on someone else's resource: only the admin; other scopes follow the table.
-    const expectation = ownDataScopes.has(scope) ? role === 'admin' : expected[scope][role];
+    const expectation = ownDataScopes.has(scope) ? role === 'admin' : noUserDataScopes.has(scope) ? false : expected[scope][role];
     expect(granted).toBe(expectation);
   });
 });

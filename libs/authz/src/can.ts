@@ -22,11 +22,14 @@ export interface ResourceAccess {
  *
  * Without `resource` it answers "may this role call this function at all" (the `roleScopes`
  * table). With `resource`, own-data scopes also need `isOwner` against the effective user,
- * while `-any` and administrative scopes hold on every resource.
+ * `-any` and administrative scopes hold on every resource, and scopes over no user's data
+ * (`reach: 'none'`) hold on none.
  */
 export function can(principal: Principal, scope: Scope, resource?: ResourceAccess): boolean {
   if (!roleHasScope(principal.role, scope)) return false;
-  if (resource === undefined || scopeReach[scope] === 'any') return true;
+  const reach = scopeReach[scope];
+  if (reach === 'none') return resource === undefined;
+  if (resource === undefined || reach === 'any') return true;
   return isOwner(resource.ownerUserId, effectiveUserIdOf(principal, resource), {
     isAdmin: principal.role === 'admin',
     devMode: resource.devMode === true && principal.kind === 'anonymous',

@@ -9,9 +9,10 @@ const ownDataScopes = ['sessions:read', 'sessions:write', 'messages:read', 'mess
  * (see `resolveEffectiveUserId`); the viewer is read-only across users and cannot touch keys or audit.
  */
 export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
-  user: ownDataScopes,
-  portal: ownDataScopes,
-  viewer: ['sessions:read-any', 'messages:read-any', 'users:read'],
+  user: [...ownDataScopes, 'completions:create'],
+  portal: [...ownDataScopes, 'completions:create'],
+  // QA: reads anyone's sessions and tries schemas in the structured-output lab; changes nothing else.
+  viewer: ['sessions:read-any', 'messages:read-any', 'users:read', 'lab:run', 'lab:read'],
   admin: scopes,
 });
 

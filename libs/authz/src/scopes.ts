@@ -13,6 +13,9 @@ export const scopes = [
   'api-keys:read',
   'api-keys:write',
   'audit:read',
+  'completions:create',
+  'lab:run',
+  'lab:read',
 ] as const;
 
 /** One permission, e.g. `sessions:read`. */
@@ -20,9 +23,11 @@ export type Scope = (typeof scopes)[number];
 
 /**
  * How far a scope reaches when checked against a resource: `own` needs the effective user to
- * own it, `any` is granted on every resource once the role holds the scope.
+ * own it, `any` is granted on every resource once the role holds the scope, and `none` is a
+ * function over no user's data (a stateless completion, the schema lab): it grants nothing on a
+ * user's resource.
  */
-export type ScopeReach = 'own' | 'any';
+export type ScopeReach = 'own' | 'any' | 'none';
 
 /** The reach of each scope; a `Record` so adding a scope without deciding its reach does not compile. */
 export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
@@ -36,4 +41,7 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   'api-keys:read': 'any',
   'api-keys:write': 'any',
   'audit:read': 'any',
+  'completions:create': 'none',
+  'lab:run': 'none',
+  'lab:read': 'none',
 };

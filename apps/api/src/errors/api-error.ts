@@ -24,6 +24,14 @@ export enum ApiErrorCode {
   RateLimited = 'RATE_LIMITED',
   /** A dependency (the database) is not reachable. */
   NotReady = 'NOT_READY',
+  /** The model named matches no provider route. */
+  UnknownModel = 'UNKNOWN_MODEL',
+  /** The model's provider has no credentials on this server. */
+  ProviderNotConfigured = 'PROVIDER_NOT_CONFIGURED',
+  /** The model provider failed (after retries); the turn was recorded as failed. */
+  UpstreamFailed = 'UPSTREAM_FAILED',
+  /** The model provider did not answer in time; the turn was recorded as failed. */
+  UpstreamTimeout = 'UPSTREAM_TIMEOUT',
   /** A bug: details are logged, never sent. */
   Internal = 'INTERNAL',
 }

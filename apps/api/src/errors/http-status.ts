@@ -25,8 +25,15 @@ export function httpStatusOf(code: ApiErrorCode): number {
       return 429;
     case ApiErrorCode.Internal:
       return 500;
+    case ApiErrorCode.UnknownModel:
+      return 400;
+    case ApiErrorCode.UpstreamFailed:
+      return 502;
     case ApiErrorCode.NotReady:
+    case ApiErrorCode.ProviderNotConfigured:
       return 503;
+    case ApiErrorCode.UpstreamTimeout:
+      return 504;
     default:
       return assertNever(code, 'API error code');
   }
