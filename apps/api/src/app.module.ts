@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
+import { AgentModule } from './agent/agent.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
@@ -20,6 +21,7 @@ export class AppModule {
         CoreModule.forRoot(core),
         AuthModule,
         SessionsModule,
+        AgentModule,
         AdminModule,
         ApiKeysModule,
         AuditModule,

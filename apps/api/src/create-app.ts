@@ -75,6 +75,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       options.clock === undefined ? {} : { clock: options.clock },
     );
     const bootstrap = await bootstrapAccess(repositories, config, logger);
+    // Turns a crash interrupted are marked failed so their sessions take messages again. A SQLite
+    // file has one server process, so every running turn at start is stale; on PostgreSQL other
+    // replicas may be mid-turn, so only expired leases are.
+    const recovered = await repositories.turns.recoverInterrupted({ all: database.dialect === 'sqlite' });
+    if (recovered.messages > 0 || recovered.sessions > 0) {
+      logger.warn(recovered, 'marked turns interrupted by a previous stop as failed');
+    }
     const app = await startNest(config, {
       database,
       repositories,

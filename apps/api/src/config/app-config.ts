@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../auth/api-key-format';
 import { parseDatabaseUrl } from '../storage';
+import { ModelRoutingConfigError, readModelRoutingSettings, type ModelRoutingSettings } from '../agent/model-routing/provider-settings';
+import { defaultTurnSettings, type TurnSettings } from '../agent/turn/turn-settings';
 import { Secret } from './secret';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
@@ -38,6 +40,9 @@ export interface AppConfig {
     readonly devMode: boolean;
   };
   readonly logLevel: LogLevel;
+  /** Provider credentials, base URLs, model routes and the default model (see `model-routing/provider-settings.ts`). */
+  readonly models: ModelRoutingSettings;
+  readonly turns: TurnSettings;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -53,6 +58,8 @@ export const configEnvironment = {
   AGENTDESK_ADMIN_KEY: 'admin API key to ensure at start',
   AGENTDESK_DEV_MODE: 'true to accept requests without a key as the anonymous user',
   LOG_LEVEL: 'log level',
+  AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: 'tokens the tool scratchpad of a turn may use per model call',
+  AGENTDESK_MAX_MODEL_CALLS: 'model calls per agent turn (the last one answers without tools)',
 } as const;
 
 type EnvironmentName = keyof typeof configEnvironment;
@@ -128,6 +135,8 @@ const environmentSchema = z.object({
       value === undefined || value.trim() === '' ? undefined : new Secret(value.trim()),
     ),
   AGENTDESK_DEV_MODE: booleanFlag,
+  AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: integer(256, 1_000_000, defaultTurnSettings.scratchpadBudgetTokens),
+  AGENTDESK_MAX_MODEL_CALLS: integer(1, 64, defaultTurnSettings.maxModelCalls),
   LOG_LEVEL: z
     .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
     .optional()
@@ -152,7 +161,20 @@ export function loadConfig(
     );
   }
   const values = parsed.data;
+  let models: ModelRoutingSettings;
+  try {
+    models = readModelRoutingSettings(environment);
+  } catch (error) {
+    if (error instanceof ModelRoutingConfigError) throw new ConfigError([error.message]);
+    throw error;
+  }
   const config: AppConfig = {
+    models,
+    turns: {
+      ...defaultTurnSettings,
+      scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
+      maxModelCalls: values.AGENTDESK_MAX_MODEL_CALLS,
+    },
     database: { url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
     http: { host: values.HOST, port: values.PORT, bodyLimitBytes: values.AGENTDESK_BODY_LIMIT_BYTES },
     rateLimit: {
@@ -205,5 +227,16 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     rateLimit: config.rateLimit,
     auth: { adminKey: config.auth.adminKey === undefined ? 'not set' : 'set', devMode: config.auth.devMode },
     logLevel: config.logLevel,
+    models: {
+      defaultModel: config.models.defaultModel,
+      providers: Object.fromEntries(
+        Object.entries(config.models.endpoints).map(([provider, endpoint]) => [
+          provider,
+          { apiKey: endpoint.apiKey === undefined ? 'not set' : 'set', baseUrl: endpoint.baseUrl ?? 'default' },
+        ]),
+      ),
+      routes: config.models.routes.map((route) => `${route.pattern} → ${route.provider}`),
+    },
+    turns: config.turns,
   };
 }

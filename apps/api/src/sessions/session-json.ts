@@ -38,6 +38,8 @@ export const messageJsonSchema = z.object({
   status: z.enum(['pending', 'complete', 'failed']),
   error: z.record(z.string(), z.unknown()).nullable(),
   model: z.string().nullable(),
+  /** What the scratchpad compressor did before this message's model call (truncations, summaries). */
+  compressionEvents: z.array(z.record(z.string(), z.unknown())).nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   createdAt: z.string(),
@@ -79,6 +81,7 @@ export function toMessageJson(message: Message): MessageJson {
     status: message.status,
     error: message.error === null ? null : { ...message.error },
     model: message.model,
+    compressionEvents: message.compressionEvents === null ? null : [...message.compressionEvents],
     startedAt: message.startedAt.toISOString(),
     finishedAt: message.finishedAt === null ? null : message.finishedAt.toISOString(),
     createdAt: message.createdAt.toISOString(),

@@ -1,10 +1,12 @@
 import type { Type } from '@nestjs/common';
 import type { InjectOptions, LightMyRequestResponse as InjectResponse } from 'fastify';
+import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import { loadConfig } from '../../src/config/app-config';
 import { createApp, type AgentDeskApi } from '../../src/create-app';
 import type { TestDatabase } from '../../src/storage/test/test-database';
 import { testDatabaseFactories, type Engine } from './engines';
 import { LogCapture } from './log-capture';
+import { emulatorEnvironment } from './provider-emulator';
 
 export type { InjectResponse };
 
@@ -13,6 +15,8 @@ export interface TestApi {
   readonly api: AgentDeskApi;
   readonly database: TestDatabase;
   readonly logs: LogCapture;
+  /** The provider emulator every model of this API talks to (script it per test). */
+  readonly emulator: ProviderEmulator;
   /** `app.inject` with a JSON body helper and an optional key. */
   request(options: TestRequest): Promise<InjectResponse>;
   close(): Promise<void>;
@@ -30,6 +34,8 @@ export interface TestRequest {
 /** Environment the tests start from: generous limits so only the limit tests hit them. */
 export const baseTestEnvironment: Readonly<Record<string, string>> = {
   LOG_LEVEL: 'info',
+  // Tests that listen take any free port: parallel test files must never collide.
+  PORT: '0',
   AGENTDESK_RATE_LIMIT_MAX: '100000',
   AGENTDESK_AUTH_FAILURE_LIMIT: '100000',
 };
@@ -41,9 +47,10 @@ export async function startTestApi(
   options: { extraModules?: readonly Type[] } = {},
 ): Promise<TestApi> {
   const database = await testDatabaseFactories[engine]();
+  const emulator = await startProviderEmulator();
   const logs = new LogCapture();
   try {
-    const config = loadConfig({ ...baseTestEnvironment, ...environment });
+    const config = loadConfig({ ...baseTestEnvironment, ...emulatorEnvironment(emulator), ...environment });
     const api = await createApp(config, {
       database: database.database,
       clock: database.clock.now,
@@ -54,16 +61,19 @@ export async function startTestApi(
       api,
       database,
       logs,
+      emulator,
       request: (request) => injectRequest(api, request),
       async close() {
         try {
           await api.close();
         } finally {
+          await emulator.close();
           await database.cleanup();
         }
       },
     };
   } catch (error) {
+    await emulator.close();
     await database.cleanup();
     throw error;
   }

@@ -92,6 +92,14 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'session',
     success: 200,
   },
+  'POST /v1/sessions/:id/messages': {
+    scope: 'messages:write',
+    roles: ownDataRoles,
+    reach: 'own',
+    target: 'session',
+    success: 200,
+    body: () => ({ content: 'hello from the matrix' }),
+  },
   'GET /v1/admin/sessions': {
     scope: 'sessions:read-any',
     roles: readAnyRoles,

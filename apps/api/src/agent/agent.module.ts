@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { AuthModule } from '../auth/auth.module';
+import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
+import type { Repositories } from '../storage';
+import { AgentTurnService } from './agent-turn.service';
+import { MessagesController } from './messages.controller';
+import { ModelRouter } from './model-routing/model-router';
+import { builtInTools, ToolRegistry } from './tools/tool-registry';
+import { AgentTurnRunner } from './turn/agent-turn-runner';
+
+/** The agent turn: model routing, tools, the turn runner and `POST /v1/sessions/:id/messages`. */
+@Module({
+  imports: [AuthModule],
+  controllers: [MessagesController],
+  providers: [
+    { provide: ModelRouter, useFactory: (config: AppConfig) => new ModelRouter(config.models), inject: [APP_CONFIG] },
+    { provide: ToolRegistry, useFactory: () => new ToolRegistry(builtInTools()) },
+    {
+      provide: AgentTurnRunner,
+      useFactory: (repositories: Repositories, router: ModelRouter, tools: ToolRegistry, config: AppConfig) =>
+        new AgentTurnRunner({ repositories, router, tools, settings: config.turns }),
+      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG],
+    },
+    AgentTurnService,
+  ],
+  exports: [ModelRouter],
+})
+export class AgentModule {}

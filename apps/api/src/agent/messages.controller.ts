@@ -1,0 +1,83 @@
+import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { END_USER_HEADER } from '../auth/effective-users';
+import { RequireScope } from '../auth/route-policy';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { idSchema } from '../http/inputs';
+import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
+import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
+import { ValidBody, ValidParam } from '../http/validated';
+import { Caller } from '../sessions/own-data-caller';
+import type { OwnDataCaller } from '../sessions/sessions.service';
+import { AgentTurnService } from './agent-turn.service';
+import { SseWriter } from './sse-writer';
+import { idempotencyKeySchema, sendMessageBody, type SendMessageBody } from './turn-inputs';
+import { failedTurnError, toTurnJson, type TurnJson } from './turn-outcome';
+
+/** Sending a message runs an agent turn; the answer is JSON, or SSE events with `Accept: text/event-stream`. */
+@ApiTags('sessions')
+@ApiKeyAuthenticated()
+@ApiHeader({ name: END_USER_HEADER, required: false, description: 'Trusted portal keys only: the end user the request acts for' })
+@ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retried request with the same key returns the same turn' })
+@Refuses(400, 401, 403, 404, 409, 413, 429, 502, 503, 504)
+@Controller('v1/sessions')
+export class MessagesController {
+  constructor(@Inject(AgentTurnService) private readonly turns: AgentTurnService) {}
+
+  @Post(':id/messages')
+  @HttpCode(200)
+  @RequireScope('messages:write')
+  @ApiOperation({
+    summary: 'Send the effective user’s message and run the agent turn',
+    description:
+      'Stores the message first, then calls the session’s model with tools and scratchpad compression. ' +
+      'With `Accept: text/event-stream` the turn streams events: turn-start, text-delta, tool-call, tool-result, ' +
+      'compression, usage, then turn-end or error. A client disconnect stops the turn and records what was produced.',
+  })
+  async send(
+    @Caller() caller: OwnDataCaller,
+    @ValidParam('id', idSchema) sessionId: string,
+    @ValidBody(sendMessageBody) body: SendMessageBody,
+    @Headers('idempotency-key') rawIdempotencyKey: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TurnJson | undefined> {
+    const idempotencyKey = rawIdempotencyKey === undefined ? undefined : idempotencyKeySchema.safeParse(rawIdempotencyKey);
+    if (idempotencyKey && !idempotencyKey.success) {
+      throw new ApiError(ApiErrorCode.ValidationFailed, 'Idempotency-Key: must be 1–200 visible ASCII characters');
+    }
+    // The client going away aborts the turn: the provider call is cancelled, the partial answer kept.
+    const disconnect = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) disconnect.abort();
+    });
+    const streaming = /\btext\/event-stream\b/.test(request.headers.accept ?? '');
+    const turnInput = {
+      caller,
+      sessionId,
+      body,
+      signal: disconnect.signal,
+      stream: streaming,
+      ...(idempotencyKey?.data !== undefined && { idempotencyKey: idempotencyKey.data }),
+    };
+    if (!streaming) {
+      const result = await this.turns.run(turnInput, () => undefined);
+      if (disconnect.signal.aborted) return undefined;
+      if (result.status === 'failed' && !result.replayed) throw failedTurnError(result);
+      return toTurnJson(result);
+    }
+    const writer = new SseWriter(reply.raw, { [REQUEST_ID_HEADER]: requestIdOf(request.raw) });
+    // Nest must not answer once the stream has begun; errors before it are normal JSON errors.
+    const result = await this.turns.run(turnInput, (event) => {
+      if (!writer.started) reply.hijack();
+      writer.write(event);
+    });
+    if (!writer.started) {
+      // An idempotent replay ran nothing: send it as one JSON answer even to SSE clients.
+      return toTurnJson(result);
+    }
+    writer.end();
+    return undefined;
+  }
+}

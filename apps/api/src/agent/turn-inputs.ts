@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { jsonObjectSchema, multilineText, singleLineText } from '../http/inputs';
+
+const text = multilineText(1_000_000).min(1, { error: 'must not be empty' });
+
+// A plain union: two part kinds share `type: 'image'` (inline data or URL).
+const contentPart = z.union([
+  z.object({ type: z.literal('text'), text: multilineText(1_000_000) }).strict(),
+  z
+    .object({
+      type: z.literal('image'),
+      mediaType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+      data: z.base64({ error: 'must be base64' }),
+    })
+    .strict(),
+  z.object({ type: z.literal('image'), url: z.url({ protocol: /^https?$/ }) }).strict(),
+]);
+
+/** OpenAI's response_format shape, flat or wrapped; the schema is any bounded JSON object. */
+export const responseFormatSchema = z.union([
+  z.object({ type: z.literal('text') }).strict(),
+  z.object({ type: z.literal('json_object') }).strict(),
+  z
+    .object({
+      type: z.literal('json_schema'),
+      json_schema: z
+        .object({
+          name: singleLineText(64).regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' }).optional(),
+          description: multilineText(10_000).optional(),
+          schema: jsonObjectSchema.optional(),
+          strict: z.boolean().nullable().optional(),
+        })
+        .strict(),
+    })
+    .strict(),
+  z
+    .object({
+      type: z.literal('json_schema'),
+      schema: jsonObjectSchema,
+      name: singleLineText(64).regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' }).optional(),
+      description: multilineText(10_000).optional(),
+      strict: z.boolean().nullable().optional(),
+    })
+    .strict(),
+]);
+
+/**
+ * `POST /v1/sessions/:id/messages`: the user's message (text, or text and image parts) and an
+ * optional structured-output format for the answer. Strict: unknown fields are refused.
+ */
+export const sendMessageBody = z
+  .object({
+    content: z.union([text, z.array(contentPart).min(1, { error: 'must contain at least one part' }).max(64)]),
+    responseFormat: responseFormatSchema.optional(),
+  })
+  .strict();
+
+export type SendMessageBody = z.output<typeof sendMessageBody>;
+
+/** `Idempotency-Key`: a retried request with the same key returns the same turn. */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, { error: 'must be 1–200 visible ASCII characters' });

@@ -1,0 +1,3 @@
+import { describeAgentTurns } from './suites/agent-turns.suite';
+
+describeAgentTurns('postgres');

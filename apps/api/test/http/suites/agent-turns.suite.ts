@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../../src/create-app';
+import { loadConfig } from '../../../src/config/app-config';
+import type { Session, User } from '../../../src/storage';
+import type { Engine } from '../../support/engines';
+import { createLocalUser, createSession, issuePortalKey, issueUserKey, type IssuedKey } from '../../support/fixtures';
+import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
+import { emulatorEnvironment } from '../../support/provider-emulator';
+
+interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+function parseSse(body: string): SseEvent[] {
+  return body
+    .split('\n\n')
+    .filter((frame) => frame.trim() !== '')
+    .map((frame) => {
+      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? '';
+      const data = /^data: (.*)$/m.exec(frame)?.[1] ?? '{}';
+      return { event, data: JSON.parse(data) as Record<string, unknown> };
+    });
+}
+
+/** `POST /v1/sessions/:id/messages`: JSON and SSE turns, failures, idempotency, conflicts, recovery. */
+export function describeAgentTurns(engine: Engine): void {
+  describe(`agent turns over HTTP (${engine})`, () => {
+    let test: TestApi;
+    let alice: User;
+    let aliceKey: IssuedKey;
+    let session: Session;
+
+    beforeAll(async () => {
+      test = await startTestApi(engine);
+      alice = await createLocalUser(test.api.repositories, 'alice');
+      aliceKey = await issueUserKey(test.api.repositories, alice);
+    });
+    afterAll(async () => {
+      await test?.close();
+    });
+    beforeEach(async () => {
+      test.emulator.reset();
+      session = await createSession(test.api.repositories, alice, 'turns');
+    });
+
+    const send = (body: unknown, headers: Record<string, string> = {}, sessionId = session.id) =>
+      test.request({ method: 'POST', url: `/v1/sessions/${sessionId}/messages`, key: aliceKey.key, body, headers });
+
+    it('answers a turn as JSON: the stored user message, the answer, usage', async () => {
+      test.emulator.script({ kind: 'text', text: 'Hi Alice!', usage: { inputTokens: 9, outputTokens: 3 } });
+      const response = await send({ content: 'Hello' });
+      expect(response.statusCode).toBe(200);
+      const turn = response.json();
+      expect(turn).toMatchObject({ status: 'complete', replayed: false, text: 'Hi Alice!' });
+      expect(turn.messages.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant']);
+      expect(turn.messages[1]).toMatchObject({ usage: { input: 9, output: 3 }, model: 'gpt-test', status: 'complete' });
+      const listed = await test.request({ method: 'GET', url: `/v1/sessions/${session.id}/messages`, key: aliceKey.key });
+      expect(listed.json().items).toHaveLength(2);
+    });
+
+    it('streams a turn as SSE events ending with turn-end', async () => {
+      test.emulator.script({ kind: 'text', text: 'streaming works', chunkSize: 4 });
+      const response = await send({ content: 'Stream it' }, { accept: 'text/event-stream' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/event-stream');
+      const events = parseSse(response.body);
+      expect(events[0]?.event).toBe('turn-start');
+      expect(events.at(-1)?.event).toBe('turn-end');
+      const text = events.filter((event) => event.event === 'text-delta').map((event) => event.data['text']).join('');
+      expect(text).toBe('streaming works');
+      expect(events.filter((event) => event.event === 'text-delta').length).toBeGreaterThan(1);
+      expect(events.some((event) => event.event === 'usage')).toBe(true);
+    });
+
+    it('a provider failure answers 502, and the user message and the failure are in the transcript', async () => {
+      test.emulator.script({ kind: 'error', status: 500, message: 'model exploded', times: 3 });
+      const response = await send({ content: 'Will fail' });
+      expect(response.statusCode).toBe(502);
+      expect(response.json().error).toMatchObject({ code: 'UPSTREAM_FAILED', message: expect.stringContaining('model exploded') });
+      const messages = (await test.request({ method: 'GET', url: `/v1/sessions/${session.id}/messages`, key: aliceKey.key })).json().items;
+      expect(messages.map((message: { role: string; status: string }) => [message.role, message.status])).toEqual([
+        ['user', 'complete'],
+        ['assistant', 'failed'],
+      ]);
+      test.emulator.script({ kind: 'text', text: 'recovered' });
+      expect((await send({ content: 'Again' })).json()).toMatchObject({ status: 'complete', text: 'recovered' });
+    });
+
+    it('a streamed failure ends with an error event', async () => {
+      test.emulator.script({ kind: 'error', status: 503, times: 3 });
+      const response = await send({ content: 'x' }, { accept: 'text/event-stream' });
+      const events = parseSse(response.body);
+      expect(events.map((event) => event.event)).toEqual(['turn-start', 'error']);
+      expect(events[1]?.data).toMatchObject({ error: { provider: 'openai', status: 503 } });
+    });
+
+    it('the same Idempotency-Key returns the same turn without running it again', async () => {
+      test.emulator.script({ kind: 'text', text: 'only once' });
+      const first = await send({ content: 'Charge card' }, { 'idempotency-key': 'order-77' });
+      const second = await send({ content: 'Charge card' }, { 'idempotency-key': 'order-77' });
+      expect(second.statusCode).toBe(200);
+      expect(second.json()).toMatchObject({ replayed: true, text: 'only once' });
+      expect(second.json().messages.map((message: { id: string }) => message.id)).toEqual(
+        first.json().messages.map((message: { id: string }) => message.id),
+      );
+      expect(test.emulator.requests).toHaveLength(1);
+    });
+
+    it('a second concurrent turn on the session gets 409', async () => {
+      test.emulator.script({ kind: 'text', text: 'slow answer', delayMs: 400 });
+      const first = send({ content: 'one' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const second = await send({ content: 'two' });
+      expect(second.statusCode).toBe(409);
+      expect(second.json().error.code).toBe('CONFLICT');
+      expect((await first).statusCode).toBe(200);
+    });
+
+    it.each([
+      [{ content: '' }, 'content'],
+      [{ content: 'x', userId: 'someone-else' }, 'userId'],
+      [{ content: [{ type: 'image', mediaType: 'image/png', data: '***' }] }, 'base64'],
+      [{ content: 'x', responseFormat: { type: 'xml' } }, 'responseFormat'],
+    ])('refuses a bad body %j with a 400 naming the problem', async (body, mentioned) => {
+      const response = await send(body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toContain(mentioned);
+      expect(test.emulator.requests).toHaveLength(0);
+    });
+
+    it('refuses an unknown model with 400 and an unconfigured provider with 503, before storing anything', async () => {
+      const unknown = await createSession(test.api.repositories, alice, 'unknown');
+      await test.api.repositories.sessions.update(alice.id, unknown.id, { model: 'mystery-9000' });
+      const response = await send({ content: 'x' }, {}, unknown.id);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({ code: 'UNKNOWN_MODEL', message: expect.stringContaining('mystery-9000') });
+      expect((await test.api.repositories.messages.listForOwner(alice.id, unknown.id)).items).toHaveLength(0);
+    });
+
+    it('validates structured output per message', async () => {
+      test.emulator.script({ kind: 'json', value: { sentiment: 'great' } });
+      const response = await send({
+        content: 'How do I feel?',
+        responseFormat: { type: 'json_schema', schema: { type: 'object', properties: { sentiment: { enum: ['good', 'bad'] } }, required: ['sentiment'] } },
+      });
+      expect(response.json()).toMatchObject({
+        json: { sentiment: 'great' },
+        validation: { valid: false, errors: [expect.objectContaining({ path: '/sentiment', keyword: 'enum' })] },
+      });
+    });
+
+    it('a portal acts for its end user; another portal’s user of the same name cannot see the session', async () => {
+      const portalKey = await issuePortalKey(test.api.repositories, 'acme', true);
+      const other = await issuePortalKey(test.api.repositories, 'globex', true);
+      const created = await test.request({ method: 'POST', url: '/v1/sessions', key: portalKey.key, headers: { 'x-end-user-id': 'zoe' }, body: {} });
+      const sessionId = created.json().id as string;
+      test.emulator.script({ kind: 'text', text: 'hello zoe' });
+      const own = await test.request({ method: 'POST', url: `/v1/sessions/${sessionId}/messages`, key: portalKey.key, headers: { 'x-end-user-id': 'zoe' }, body: { content: 'hi' } });
+      expect(own.statusCode).toBe(200);
+      const foreign = await test.request({ method: 'POST', url: `/v1/sessions/${sessionId}/messages`, key: other.key, headers: { 'x-end-user-id': 'zoe' }, body: { content: 'hi' } });
+      expect(foreign.statusCode).toBe(404);
+    });
+
+    it('a client disconnect over real HTTP stops the turn and records it as failed', async () => {
+      const base = await test.api.listen();
+      test.emulator.script({ kind: 'hang' });
+      const controller = new AbortController();
+      const pending = fetch(`${base}/v1/sessions/${session.id}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${aliceKey.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'hang up on me' }),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      controller.abort();
+      await pending;
+      let messages: Array<{ status: string; error: { code?: string } | null }> = [];
+      for (let attempt = 0; attempt < 50; attempt++) {
+        messages = (await test.api.repositories.messages.listForOwner(alice.id, session.id)).items as typeof messages;
+        if (messages[1]?.status === 'failed') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(messages.map((message) => message.status)).toEqual(['complete', 'failed']);
+      expect(messages[1]?.error?.code).toBe('client_disconnected');
+    });
+  });
+
+  describe(`restart after a crash (${engine})`, () => {
+    it('marks the interrupted turn failed and frees the session', async () => {
+      const test = await startTestApi(engine);
+      try {
+        const repositories = test.api.repositories;
+        const bob = await createLocalUser(repositories, 'bob');
+        const bobSession = await createSession(repositories, bob, 'crashed');
+        // What a crash mid-turn leaves behind: a held lease and a pending answer.
+        await repositories.turns.acquire(bob.id, bobSession.id, 'turn-of-dead-process', engine === 'sqlite' ? 60_000 : -1);
+        await repositories.messages.append(bob.id, bobSession.id, { role: 'user', contentParts: [{ type: 'text', text: 'hi' }] });
+        await repositories.messages.append(bob.id, bobSession.id, { role: 'assistant', contentParts: [], status: 'pending' });
+        const restarted = await createApp(loadConfig({ ...baseTestEnvironment, ...emulatorEnvironment(test.emulator) }), {
+          database: test.database.database,
+          clock: test.database.clock.now,
+          logDestination: test.logs,
+        });
+        try {
+          const messages = (await repositories.messages.listForOwner(bob.id, bobSession.id)).items;
+          expect(messages.map((message) => message.status)).toEqual(['complete', 'failed']);
+          expect(messages[1]?.error?.code).toBe('turn_interrupted');
+          await repositories.turns.acquire(bob.id, bobSession.id, 'next-turn', 60_000);
+        } finally {
+          await restarted.close();
+        }
+      } finally {
+        await test.close();
+      }
+    });
+  });
+}
