@@ -1,79 +1,62 @@
 /**
- * `npm start` for now: starts the local provider emulator and sends one structured-output request
- * through each provider's official SDK, printing the lowered schema, the change report and the
- * validated JSON. Later issues make this start the API.
+ * `npm start`: the AgentDesk API on the zero-setup SQLite database (data/agentdesk.db).
+ *
+ * With no provider key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
+ * GOOGLE_API_KEY), model calls go to the local provider emulator, started here and announced as
+ * such: answers are canned, not a model's. With a key, the same code talks to the real provider.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenerativeAI } from '@google/generative-ai';
-import OpenAI from 'openai';
+import { fileURLToPath } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { startProviderEmulator } from '@agentdesk/provider-emulator';
-import { executeChatCompletion, type JsonSchema, type SupportedClient } from '@agentdesk/providers';
 
-const invoiceSchema: JsonSchema = {
-  $schema: 'https://json-schema.org/draft/2020-12/schema',
-  type: 'object',
-  properties: {
-    customer: { type: 'string', minLength: 1 },
-    total: { type: 'number', minimum: 0 },
-    currency: { enum: ['EUR', 'USD'] },
-    note: { type: 'string' },
-    lines: {
-      type: 'array',
-      minItems: 1,
-      items: { $ref: '#/$defs/line' },
-    },
-  },
-  required: ['customer', 'total', 'currency', 'lines'],
-  $defs: {
-    line: {
-      type: 'object',
-      properties: { sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' }, quantity: { type: 'integer', minimum: 1 } },
-      required: ['sku', 'quantity'],
-    },
-  },
-};
+const providerKeyVariables = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 async function main(): Promise<void> {
-  const emulator = await startProviderEmulator();
-  console.log(`Provider emulator (offline, no real provider is called) listening on ${emulator.url}\n`);
-  const clients: Array<[string, SupportedClient, string]> = [
-    ['openai', new OpenAI({ apiKey: 'sk-local', baseURL: emulator.openaiBaseUrl }), 'gpt-4o-mini'],
-    ['anthropic', new Anthropic({ apiKey: 'sk-ant-local', baseURL: emulator.anthropicBaseUrl }), 'claude-demo'],
-    [
-      'gemini',
-      new GoogleGenerativeAI('local-key').getGenerativeModel(
-        { model: 'gemini-demo' },
-        { baseUrl: emulator.geminiBaseUrl, apiVersion: 'v1beta' },
-      ),
-      'gemini-demo',
-    ],
-  ];
-  try {
-    for (const [provider, client, model] of clients) {
-      const result = await executeChatCompletion(client, {
-        modelParams: { model },
-        messages: [
-          { role: 'system', content: 'You extract invoices.' },
-          { role: 'user', content: 'ACME bought 3 of ABC-1 for 42 EUR.' },
-        ],
-        responseFormat: { type: 'json_schema', schema: invoiceSchema, name: 'invoice', strict: true },
-      });
-      console.log(`=== ${provider} (${result.model}) ===`);
-      console.log('lowered schema:', JSON.stringify(result.schemaLowering?.schema));
-      console.log('changes:');
-      for (const change of result.schemaLowering?.changes ?? []) {
-        console.log(`  ${change.pointer || '/'}  ${change.keyword}  ${change.action}: ${change.detail}`);
-      }
-      console.log('json:', JSON.stringify(result.json));
-      console.log('valid against the original schema:', result.validation?.valid, result.validation?.errors ?? []);
-      console.log('usage:', result.usage, '\n');
-    }
-  } finally {
-    await emulator.close();
+  const offline = !providerKeyVariables.some((name) => process.env[name]);
+  if (offline) {
+    const emulator = await startProviderEmulator({ defaultChunkSize: 4 });
+    Object.assign(process.env, {
+      OPENAI_API_KEY: 'offline-emulator',
+      OPENAI_BASE_URL: emulator.openaiBaseUrl,
+      ANTHROPIC_API_KEY: 'offline-emulator',
+      ANTHROPIC_BASE_URL: emulator.anthropicBaseUrl,
+      GEMINI_API_KEY: 'offline-emulator',
+      GEMINI_BASE_URL: emulator.geminiBaseUrl,
+    });
+    console.log(
+      [
+        '',
+        `OFFLINE: no provider key is set, so every model (gpt-*, claude-*, gemini-*) is answered by the local`,
+        `provider emulator at ${emulator.url} — canned text, not a real model. Set OPENAI_API_KEY,`,
+        `ANTHROPIC_API_KEY or GEMINI_API_KEY to talk to the real providers.`,
+        '',
+      ].join('\n'),
+    );
   }
+  // The API's decorators need its own tsconfig; load it the way apps/api/src/main.ts does.
+  const { startApi } = (await tsImport('../apps/api/src/start-api.ts', {
+    parentURL: import.meta.url,
+    tsconfig: fileURLToPath(new URL('../apps/api/tsconfig.json', import.meta.url)),
+  })) as { startApi: () => Promise<{ url: string; generatedAdminKey: string | undefined }> };
+  const { url, generatedAdminKey } = await startApi();
+  const key = generatedAdminKey ?? '$AGENTDESK_ADMIN_KEY';
+  console.log(
+    [
+      'Try a streamed agent turn:',
+      '',
+      `  KEY=${key}${generatedAdminKey ? '' : '   # the admin key printed on the first start'}`,
+      `  SESSION=$(curl -s -X POST ${url}/v1/sessions -H "Authorization: Bearer $KEY" \\`,
+      `      -H 'content-type: application/json' -d '{"label":"demo"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).id')`,
+      `  curl -N -X POST ${url}/v1/sessions/$SESSION/messages -H "Authorization: Bearer $KEY" \\`,
+      `      -H 'accept: text/event-stream' -H 'content-type: application/json' -d '{"content":"Hello!"}'`,
+      '',
+      `OpenAI-compatible: POST ${url}/v1/chat/completions with the same key.`,
+      '',
+    ].join('\n'),
+  );
 }
 
 main().catch((error: unknown) => {
   console.error(error);
-  process.exitCode = 1;
+  process.exit(1);
 });

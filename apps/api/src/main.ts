@@ -14,7 +14,7 @@ const { startApi } = (await tsImport('./start-api.ts', {
   parentURL: import.meta.url,
   tsconfig: projectTsconfig,
 })) as {
-  startApi: () => Promise<void>;
+  startApi: () => Promise<unknown>;
 };
 
 startApi().catch((error: unknown) => {

@@ -1,11 +1,18 @@
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './create-app';
 
+/** What a started API tells its launcher (e.g. `npm start`, to print a usage example). */
+export interface StartedApi {
+  readonly url: string;
+  /** Only on the first start against a database; never retrievable afterwards. */
+  readonly generatedAdminKey: string | undefined;
+}
+
 /**
  * Reads the configuration from the environment (exits with the list of problems when invalid),
  * migrates, ensures an admin key, listens, and prints the URL and — first start only — the admin key.
  */
-export async function startApi(): Promise<void> {
+export async function startApi(): Promise<StartedApi> {
   let config;
   let api;
   try {
@@ -58,4 +65,5 @@ export async function startApi(): Promise<void> {
       ].join('\n'),
     );
   }
+  return { url, generatedAdminKey: api.bootstrap.generatedAdminKey };
 }
