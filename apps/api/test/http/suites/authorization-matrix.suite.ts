@@ -34,6 +34,8 @@ interface RouteExpectation {
   /** Cross-user reads write exactly one audit record (and nothing else writes one). */
   readonly audited?: boolean;
   readonly body?: (unique: string) => unknown;
+  /** OpenAI-compatible routes answer errors in OpenAI's shape, so OpenAI clients can read them. */
+  readonly errorShape?: 'agentdesk' | 'openai';
 }
 
 const ownDataRoles: readonly Role[] = ['user', 'portal', 'admin'];
@@ -99,6 +101,43 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'session',
     success: 200,
     body: () => ({ content: 'hello from the matrix' }),
+  },
+  'POST /v1/chat/completions': {
+    scope: 'completions:create',
+    roles: ['user', 'portal', 'admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    errorShape: 'openai',
+    body: () => ({ model: 'gpt-test', messages: [{ role: 'user', content: 'hello from the matrix' }] }),
+  },
+  'GET /v1/models': {
+    scope: 'completions:create',
+    roles: ['user', 'portal', 'admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    errorShape: 'openai',
+  },
+  'POST /v1/admin/structured-output/runs': {
+    scope: 'lab:run',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 201,
+    body: (unique) => ({
+      name: `matrix-${unique}`,
+      schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      prompt: 'Say ok',
+      targets: [{ model: 'gpt-test' }],
+    }),
+  },
+  'GET /v1/admin/structured-output/runs': {
+    scope: 'lab:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
   },
   'GET /v1/admin/sessions': {
     scope: 'sessions:read-any',
@@ -327,7 +366,8 @@ export function describeAuthorizationMatrix(engine: Engine): void {
     let test: TestApi;
     let fixtures: Fixtures;
     let routes: RouteEntry[];
-    const unauthenticatedBodies = new Set<string>();
+    // One 401 body per error shape: a caller can never tell a revoked key from an unknown one.
+    const unauthenticatedBodies = new Map<string, Set<string>>();
 
     beforeAll(async () => {
       test = await startTestApi(engine);
@@ -435,11 +475,16 @@ export function describeAuthorizationMatrix(engine: Engine): void {
                 actual: `${response.statusCode} ${response.body.slice(0, 200)}`,
               });
             }
-            checkErrorBody(response, cell, mismatches);
-            if (response.statusCode === 401) unauthenticatedBodies.add(withoutRequestId(response));
+            const shape = expectation.errorShape ?? 'agentdesk';
+            checkErrorBody(response, cell, mismatches, shape);
+            if (response.statusCode === 401) {
+              const bodies = unauthenticatedBodies.get(shape) ?? new Set<string>();
+              bodies.add(withoutRequestId(response, shape));
+              unauthenticatedBodies.set(shape, bodies);
+            }
             if (response.statusCode === 404) {
               const bodies = notFoundBodies.get(name) ?? new Set<string>();
-              bodies.add(withoutRequestId(response));
+              bodies.add(withoutRequestId(response, shape));
               notFoundBodies.set(name, bodies);
             }
 
@@ -486,8 +531,8 @@ export function describeAuthorizationMatrix(engine: Engine): void {
         // Someone else's resource answers exactly like a missing one.
         for (const [route, bodies] of notFoundBodies)
           expect([...bodies], `404 bodies of ${route}`).toHaveLength(1);
-        // Every 401 so far carries one and the same body.
-        expect(unauthenticatedBodies.size).toBeLessThanOrEqual(1);
+        // Every 401 so far carries one and the same body (per error shape).
+        for (const [shape, bodies] of unauthenticatedBodies) expect([...bodies], `401 bodies (${shape})`).toHaveLength(1);
       },
     );
   });
@@ -522,13 +567,31 @@ async function auditEntriesSince(repositories: Repositories, marker: string | nu
   return index === -1 ? page.items : page.items.slice(0, index);
 }
 
-function withoutRequestId(response: InjectResponse): string {
+function withoutRequestId(response: InjectResponse, shape: 'agentdesk' | 'openai' = 'agentdesk'): string {
+  if (shape === 'openai') {
+    const body = response.json<{ error: { type: string; message: string; code: string | null } }>();
+    return JSON.stringify({ type: body.error.type, message: body.error.message, code: body.error.code });
+  }
   const body = response.json<{ error: { code: string; message: string; requestId: string | null } }>();
   return JSON.stringify({ code: body.error.code, message: body.error.message });
 }
 
-function checkErrorBody(response: InjectResponse, cell: string, mismatches: Mismatch[]): void {
+function checkErrorBody(
+  response: InjectResponse,
+  cell: string,
+  mismatches: Mismatch[],
+  shape: 'agentdesk' | 'openai' = 'agentdesk',
+): void {
   if (response.statusCode < 400) return;
+  if (shape === 'openai') {
+    const body = response.json<{ error?: Record<string, unknown> }>();
+    const ok =
+      typeof body.error?.['message'] === 'string' &&
+      typeof body.error['type'] === 'string' &&
+      Object.keys(body.error).sort().join(',') === 'code,message,param,type';
+    if (!ok) mismatches.push({ cell, expected: "OpenAI's error body { error: { message, type, param, code } }", actual: response.body.slice(0, 200) });
+    return;
+  }
   const body = response.json<{ error?: { code?: unknown; message?: unknown; requestId?: unknown } }>();
   const ok =
     typeof body.error?.code === 'string' &&
