@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParams, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { resolveCallSettings } from '../core/call-settings';
-import type { CompletionPayload, PreparedCall, ProviderAdapter, StreamDelta } from '../core/provider-adapter';
+import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type StreamDelta } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import type { ChatCompletionOptions, ToolChoice } from '../types/options';
 import type { ChatWarning } from '../types/result';
@@ -82,15 +82,7 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
         if (options.toolChoice !== undefined) body['tool_choice'] = toAnthropicToolChoice(options.toolChoice);
       }
       if (options.stream) body['stream'] = true;
-      return {
-        body,
-        warnings,
-        outputMode,
-        ...(output.lowered && {
-          lowered: output.lowered,
-          schemaLowering: { target: output.lowered.target, schema: output.lowered.schema, changes: output.lowered.changes },
-        }),
-      };
+      return preparedCall(body, warnings, outputMode, output.lowered);
     },
 
     async complete(prepared, signal): Promise<CompletionPayload> {

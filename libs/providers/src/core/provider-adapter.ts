@@ -47,3 +47,20 @@ export interface ProviderAdapter {
 }
 
 export const emptyUsage: Usage = { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cachedInputTokens: 0 };
+
+/** A prepared call, with the lowering report derived from the lowered schema when there is one. */
+export function preparedCall(
+  body: Record<string, unknown>,
+  warnings: ChatWarning[],
+  outputMode: OutputMode,
+  lowered: LoweredSchema | undefined,
+): PreparedCall {
+  if (!lowered) return { body, warnings, outputMode };
+  return {
+    body,
+    warnings,
+    outputMode,
+    lowered,
+    schemaLowering: { target: lowered.target, schema: lowered.schema, changes: lowered.changes },
+  };
+}

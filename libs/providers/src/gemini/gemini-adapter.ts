@@ -1,7 +1,7 @@
 import type { GenerateContentRequest, GenerativeModel, Tool, ToolConfig } from '@google/generative-ai';
 import { FunctionCallingMode } from '@google/generative-ai';
 import { resolveCallSettings } from '../core/call-settings';
-import type { CompletionPayload, PreparedCall, ProviderAdapter, StreamDelta } from '../core/provider-adapter';
+import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type StreamDelta } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
@@ -95,15 +95,7 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
         body['tools'] = client.tools;
         if (client.toolConfig) body['toolConfig'] = client.toolConfig;
       }
-      return {
-        body,
-        warnings,
-        outputMode,
-        ...(output.lowered && {
-          lowered: output.lowered,
-          schemaLowering: { target: output.lowered.target, schema: output.lowered.schema, changes: output.lowered.changes },
-        }),
-      };
+      return preparedCall(body, warnings, outputMode, output.lowered);
     },
 
     async complete(prepared, signal): Promise<CompletionPayload> {

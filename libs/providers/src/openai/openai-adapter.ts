@@ -5,7 +5,7 @@ import type {
   ChatCompletionCreateParams,
 } from 'openai/resources/chat/completions';
 import { resolveCallSettings } from '../core/call-settings';
-import type { CompletionPayload, PreparedCall, ProviderAdapter, StreamDelta } from '../core/provider-adapter';
+import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type StreamDelta } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
 import type { ChatWarning } from '../types/result';
@@ -72,19 +72,7 @@ export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
         body['stream'] = true;
         body['stream_options'] = { include_usage: true };
       }
-      return {
-        body,
-        warnings,
-        outputMode,
-        ...(output.lowered && {
-          lowered: output.lowered,
-          schemaLowering: {
-            target: output.lowered.target,
-            schema: output.lowered.schema,
-            changes: output.lowered.changes,
-          },
-        }),
-      };
+      return preparedCall(body, warnings, outputMode, output.lowered);
     },
 
     async complete(prepared, signal): Promise<CompletionPayload> {
