@@ -4,10 +4,29 @@ export interface VariantStats {
   requests: number;
   cpuMicroseconds: number;
   latenciesMs: number[];
+  /** CPU µs per request of each batch, for per-round comparisons that bursts of load cannot skew. */
+  batchCpuPerRequest: number[];
 }
 
 export function newStats(name: string): VariantStats {
-  return { name, requests: 0, cpuMicroseconds: 0, latenciesMs: [] };
+  return { name, requests: 0, cpuMicroseconds: 0, latenciesMs: [], batchCpuPerRequest: [] };
+}
+
+/** Empties the samples (after a warm-up). */
+export function resetStats(stats: VariantStats): void {
+  stats.requests = 0;
+  stats.cpuMicroseconds = 0;
+  stats.latenciesMs.length = 0;
+  stats.batchCpuPerRequest.length = 0;
+}
+
+/**
+ * The median over rounds of `candidate / baseline` CPU per request, pairing batches of the same
+ * round: robust to another process stealing the CPU during a few batches.
+ */
+export function medianCpuRatio(candidate: VariantStats, baseline: VariantStats): number {
+  const ratios = candidate.batchCpuPerRequest.map((value, index) => value / baseline.batchCpuPerRequest[index]!);
+  return percentile(ratios, 0.5);
 }
 
 /** Runs `batch` sequential calls, adding their process CPU time and per-call latencies to `stats`. */
@@ -21,6 +40,7 @@ export async function measureBatch(stats: VariantStats, batch: number, call: () 
   const cpu = process.cpuUsage(cpuBefore);
   stats.cpuMicroseconds += cpu.user + cpu.system;
   stats.requests += batch;
+  stats.batchCpuPerRequest.push((cpu.user + cpu.system) / batch);
 }
 
 export function percentile(values: readonly number[], fraction: number): number {

@@ -6,7 +6,9 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CoreModule, type CoreValues } from './core/core.module';
 import { HealthModule } from './health/health.module';
+import { LabModule } from './lab/lab.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OpenAICompatModule } from './openai-compat/openai-compat.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RoutesModule } from './routes/routes.module';
 import { SessionsModule } from './sessions/sessions.module';
@@ -23,10 +25,12 @@ export class AppModule {
         SessionsModule,
         AgentModule,
         AdminModule,
+        LabModule,
         ApiKeysModule,
         AuditModule,
         HealthModule,
         MetricsModule,
+        OpenAICompatModule,
         OpenApiModule,
         RoutesModule,
         ...extraModules,

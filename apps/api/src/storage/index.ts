@@ -22,6 +22,7 @@ export type { Session, SessionStatus, TokenUsage } from './models/session';
 export type { Message, MessageError, MessageRole, MessageStatus } from './models/message';
 export type { ToolResult, ToolResultSummary } from './models/tool-result';
 export type { AuditEntry } from './models/audit-entry';
+export type { StructuredOutputRun } from './models/structured-output-run';
 export { UsersRepository, type NewUser, type UserListFilter } from './repositories/users-repository';
 export {
   ApiKeysRepository,
@@ -45,3 +46,4 @@ export {
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export { AuditRepository, type AuditListFilter, type NewAuditEntry } from './repositories/audit-repository';
 export { TurnsRepository, interruptedTurnError, type RecoveredTurns } from './repositories/turns-repository';
+export { StructuredOutputRunsRepository, type NewStructuredOutputRun } from './repositories/structured-output-runs-repository';

@@ -4,6 +4,7 @@ import { ApiKeysRepository } from './repositories/api-keys-repository';
 import { AuditRepository } from './repositories/audit-repository';
 import { MessagesRepository } from './repositories/messages-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
+import { StructuredOutputRunsRepository } from './repositories/structured-output-runs-repository';
 import { ToolResultsRepository } from './repositories/tool-results-repository';
 import { TurnsRepository } from './repositories/turns-repository';
 import { UsersRepository } from './repositories/users-repository';
@@ -17,6 +18,7 @@ export interface Repositories {
   readonly toolResults: ToolResultsRepository;
   readonly audit: AuditRepository;
   readonly turns: TurnsRepository;
+  readonly structuredOutputRuns: StructuredOutputRunsRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -30,5 +32,6 @@ export function createRepositories(database: Pick<AppDatabase, 'db'>, options: {
     toolResults: new ToolResultsRepository(context),
     audit: new AuditRepository(context),
     turns: new TurnsRepository(context),
+    structuredOutputRuns: new StructuredOutputRunsRepository(context),
   };
 }

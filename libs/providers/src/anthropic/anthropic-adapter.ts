@@ -1,13 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParams, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { resolveCallSettings } from '../core/call-settings';
-import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type StreamDelta } from '../core/provider-adapter';
+import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type OpenedProviderStream, type StreamDecoder } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import type { ChatCompletionOptions, ToolChoice } from '../types/options';
 import type { ChatWarning } from '../types/result';
 import { buildAnthropicOutputSettings } from './anthropic-output-config';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
-import { decodeAnthropicStream } from './decode-anthropic-stream';
+import { createAnthropicStreamDecoder } from './decode-anthropic-stream';
 import { mapAnthropicError } from './map-anthropic-error';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason';
 import { mapAnthropicUsage } from './map-anthropic-usage';
@@ -109,12 +109,12 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
       };
     },
 
-    async openStream(prepared, signal): Promise<AsyncIterable<StreamDelta>> {
+    async openStream(prepared, signal): Promise<OpenedProviderStream> {
       const events = (await client.messages.create(
         prepared.body as unknown as MessageCreateParams,
         requestOptions(prepared, signal),
       )) as unknown as AsyncIterable<RawMessageStreamEvent>;
-      return decodeAnthropicStream(events);
+      return { chunks: events, decoder: createAnthropicStreamDecoder() as StreamDecoder<unknown> };
     },
 
     toProviderError: mapAnthropicError,

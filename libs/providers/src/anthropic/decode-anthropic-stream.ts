@@ -1,5 +1,5 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import type { StreamDelta } from '../core/provider-adapter';
+import type { StreamDecoder } from '../core/provider-adapter';
 import { mapAnthropicFinishReason } from './map-anthropic-finish-reason';
 import { mapAnthropicUsage, type AnthropicUsageLike } from './map-anthropic-usage';
 
@@ -7,41 +7,44 @@ import { mapAnthropicUsage, type AnthropicUsageLike } from './map-anthropic-usag
  * Decodes Anthropic stream events. `message_delta` usage is cumulative: output counts replace the
  * earlier ones, input and cache counts only when present (as the SDK's own MessageStream does).
  */
-export async function* decodeAnthropicStream(events: AsyncIterable<RawMessageStreamEvent>): AsyncIterable<StreamDelta> {
+export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEvent> {
   const usage: AnthropicUsageLike = {};
   let stopReason: string | null = null;
-  for await (const event of events) {
-    yield { type: 'raw', chunk: event };
-    switch (event.type) {
-      case 'message_start':
-        Object.assign(usage, event.message.usage);
-        yield { type: 'model', model: event.message.model };
-        break;
-      case 'content_block_start':
-        if (event.content_block.type === 'tool_use') {
-          yield { type: 'tool-call-start', index: event.index, id: event.content_block.id, name: event.content_block.name };
+  return {
+    decode(event, out) {
+      switch (event.type) {
+        case 'message_start':
+          Object.assign(usage, event.message.usage);
+          out.push({ type: 'model', model: event.message.model });
+          break;
+        case 'content_block_start':
+          if (event.content_block.type === 'tool_use') {
+            out.push({ type: 'tool-call-start', index: event.index, id: event.content_block.id, name: event.content_block.name });
+          }
+          break;
+        case 'content_block_delta':
+          if (event.delta.type === 'text_delta') out.push({ type: 'text-delta', text: event.delta.text });
+          else if (event.delta.type === 'input_json_delta' && event.delta.partial_json !== '') {
+            out.push({ type: 'tool-call-delta', index: event.index, argumentsDelta: event.delta.partial_json });
+          }
+          break;
+        case 'message_delta': {
+          stopReason = event.delta.stop_reason ?? stopReason;
+          const delta = event.usage;
+          usage.output_tokens = delta.output_tokens;
+          if (delta.output_tokens_details) usage.output_tokens_details = delta.output_tokens_details;
+          if (delta.input_tokens != null) usage.input_tokens = delta.input_tokens;
+          if (delta.cache_creation_input_tokens != null) usage.cache_creation_input_tokens = delta.cache_creation_input_tokens;
+          if (delta.cache_read_input_tokens != null) usage.cache_read_input_tokens = delta.cache_read_input_tokens;
+          break;
         }
-        break;
-      case 'content_block_delta':
-        if (event.delta.type === 'text_delta') yield { type: 'text-delta', text: event.delta.text };
-        else if (event.delta.type === 'input_json_delta' && event.delta.partial_json !== '') {
-          yield { type: 'tool-call-delta', index: event.index, argumentsDelta: event.delta.partial_json };
-        }
-        break;
-      case 'message_delta': {
-        stopReason = event.delta.stop_reason ?? stopReason;
-        const delta = event.usage;
-        usage.output_tokens = delta.output_tokens;
-        if (delta.output_tokens_details) usage.output_tokens_details = delta.output_tokens_details;
-        if (delta.input_tokens != null) usage.input_tokens = delta.input_tokens;
-        if (delta.cache_creation_input_tokens != null) usage.cache_creation_input_tokens = delta.cache_creation_input_tokens;
-        if (delta.cache_read_input_tokens != null) usage.cache_read_input_tokens = delta.cache_read_input_tokens;
-        break;
+        default:
+          break;
       }
-      default:
-        break;
-    }
-  }
-  yield { type: 'usage', usage: mapAnthropicUsage(usage) };
-  yield { type: 'finish', rawFinishReason: stopReason, finishReason: mapAnthropicFinishReason(stopReason) };
+    },
+    finish(out) {
+      out.push({ type: 'usage', usage: mapAnthropicUsage(usage) });
+      out.push({ type: 'finish', rawFinishReason: stopReason, finishReason: mapAnthropicFinishReason(stopReason) });
+    },
+  };
 }

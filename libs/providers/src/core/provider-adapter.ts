@@ -33,8 +33,24 @@ export type StreamDelta =
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; rawFinishReason: string | null; finishReason: FinishReason }
-  | { type: 'model'; model: string }
-  | { type: 'raw'; chunk: unknown };
+  | { type: 'model'; model: string };
+
+/**
+ * Turns one provider's stream chunks into deltas, synchronously. A decoder instead of an async
+ * generator per provider: every generator layer costs a few microtask hops per chunk.
+ */
+export interface StreamDecoder<Chunk> {
+  /** Appends the deltas this chunk carries to `out`; throws for an error sent inside the stream. */
+  decode(chunk: Chunk, out: StreamDelta[]): void;
+  /** Appends what is only known at the end (usage, finish). */
+  finish(out: StreamDelta[]): void;
+}
+
+/** The provider's chunk stream and the decoder for it. */
+export interface OpenedProviderStream {
+  readonly chunks: AsyncIterable<unknown>;
+  readonly decoder: StreamDecoder<unknown>;
+}
 
 /** One provider's request building, calling, decoding and error mapping. */
 export interface ProviderAdapter {
@@ -42,7 +58,7 @@ export interface ProviderAdapter {
   prepare(options: ChatCompletionOptions): PreparedCall;
   complete(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<CompletionPayload>;
   /** Opens the stream; resolves once the provider accepted the request (HTTP status known). */
-  openStream(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<AsyncIterable<StreamDelta>>;
+  openStream(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<OpenedProviderStream>;
   toProviderError(error: unknown): ProviderError;
 }
 

@@ -5,22 +5,24 @@ import type { ToolCall } from '../types/messages';
 import type { ChatCompletionOptions } from '../types/options';
 import type { ChatStreamPart, FinishReason, Usage } from '../types/result';
 import { buildResult } from './complete';
-import { emptyUsage, type PreparedCall, type ProviderAdapter, type StreamDelta } from './provider-adapter';
+import { emptyUsage, type PreparedCall, type ProviderAdapter, type StreamDecoder, type StreamDelta } from './provider-adapter';
 
 interface OpenedStream {
-  iterator: AsyncIterator<StreamDelta>;
-  first: IteratorResult<StreamDelta>;
+  iterator: AsyncIterator<unknown>;
+  first: IteratorResult<unknown>;
+  decoder: StreamDecoder<unknown>;
 }
 
 /**
  * Opening the stream and reading its first chunk are retried; after that nothing is, because the
  * caller has already seen output that a second attempt would contradict.
  */
-async function openWithRetry(adapter: ProviderAdapter, prepared: PreparedCall, options: ChatCompletionOptions) {
+function openWithRetry(adapter: ProviderAdapter, prepared: PreparedCall, options: ChatCompletionOptions) {
   return withRetry<OpenedStream>(
     async () => {
-      const iterator = (await adapter.openStream(prepared, options.signal))[Symbol.asyncIterator]();
-      return { iterator, first: await iterator.next() };
+      const opened = await adapter.openStream(prepared, options.signal);
+      const iterator = opened.chunks[Symbol.asyncIterator]();
+      return { iterator, first: await iterator.next(), decoder: opened.decoder };
     },
     { policy: { ...defaultRetryPolicy, ...options.retry }, signal: options.signal, toProviderError: adapter.toProviderError },
   );
@@ -47,41 +49,49 @@ export async function* stream(
   let finishReason: FinishReason = 'other';
   const toolCalls = new Map<number, ToolCall>();
   const chunks: unknown[] = [];
+  const deltas: StreamDelta[] = [];
+
+  // Applies one delta to the running state; returns the part to send to the caller, if any.
+  const apply = (delta: StreamDelta): ChatStreamPart | undefined => {
+    switch (delta.type) {
+      case 'model':
+        model = delta.model;
+        return undefined;
+      case 'text-delta':
+        text += delta.text;
+        return delta;
+      case 'tool-call-start':
+        toolCalls.set(delta.index, { id: delta.id, name: delta.name, arguments: '' });
+        return delta;
+      case 'tool-call-delta': {
+        const call = toolCalls.get(delta.index);
+        if (!call) return undefined;
+        call.arguments += delta.argumentsDelta;
+        return { type: 'tool-call-delta', index: delta.index, id: call.id, argumentsDelta: delta.argumentsDelta };
+      }
+      case 'usage':
+        usage = delta.usage;
+        return undefined;
+      case 'finish':
+        rawFinishReason = delta.rawFinishReason;
+        finishReason = delta.finishReason;
+        return undefined;
+    }
+  };
 
   try {
     for (let next = opened.first; !next.done; next = await opened.iterator.next()) {
-      const delta = next.value;
-      switch (delta.type) {
-        case 'raw':
-          chunks.push(delta.chunk);
-          break;
-        case 'model':
-          model = delta.model;
-          break;
-        case 'text-delta':
-          text += delta.text;
-          yield delta;
-          break;
-        case 'tool-call-start':
-          toolCalls.set(delta.index, { id: delta.id, name: delta.name, arguments: '' });
-          yield delta;
-          break;
-        case 'tool-call-delta': {
-          const call = toolCalls.get(delta.index);
-          if (!call) break;
-          call.arguments += delta.argumentsDelta;
-          yield { type: 'tool-call-delta', index: delta.index, id: call.id, argumentsDelta: delta.argumentsDelta };
-          break;
-        }
-        case 'usage':
-          usage = delta.usage;
-          break;
-        case 'finish':
-          rawFinishReason = delta.rawFinishReason;
-          finishReason = delta.finishReason;
-          break;
+      chunks.push(next.value);
+      deltas.length = 0;
+      opened.decoder.decode(next.value, deltas);
+      for (const delta of deltas) {
+        const part = apply(delta);
+        if (part) yield part;
       }
     }
+    deltas.length = 0;
+    opened.decoder.finish(deltas);
+    for (const delta of deltas) apply(delta);
   } catch (error) {
     if (options.signal?.aborted) throw abortedError(adapter.provider, error);
     throw adapter.toProviderError(error);

@@ -1,13 +1,13 @@
 import type { GenerateContentRequest, GenerativeModel, Tool, ToolConfig } from '@google/generative-ai';
 import { FunctionCallingMode } from '@google/generative-ai';
 import { resolveCallSettings } from '../core/call-settings';
-import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type StreamDelta } from '../core/provider-adapter';
+import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type OpenedProviderStream, type StreamDecoder } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
 import type { ChatWarning } from '../types/result';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
-import { decodeGeminiStream } from './decode-gemini-stream';
+import { createGeminiStreamDecoder } from './decode-gemini-stream';
 import { buildGeminiOutputSettings } from './gemini-output-config';
 import { mapGeminiError } from './map-gemini-error';
 import { mapGeminiFinishReason } from './map-gemini-finish-reason';
@@ -115,7 +115,7 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
       };
     },
 
-    async openStream(prepared, signal): Promise<AsyncIterable<StreamDelta>> {
+    async openStream(prepared, signal): Promise<OpenedProviderStream> {
       const result = await client.generateContentStream(
         prepared.body as unknown as GenerateContentRequest,
         requestOptions(signal),
@@ -123,7 +123,7 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
       // The SDK also aggregates the stream into `response`; we decode chunks ourselves, so silence its
       // copy of a mid-stream failure (the same error reaches us through the chunk iterator).
       result.response.catch(() => undefined);
-      return decodeGeminiStream(result.stream);
+      return { chunks: result.stream, decoder: createGeminiStreamDecoder() as StreamDecoder<unknown> };
     },
 
     toProviderError: mapGeminiError,

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { StreamDelta } from '../core/provider-adapter';
+import type { StreamDecoder } from '../core/provider-adapter';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIUsage } from './map-openai-usage';
 
@@ -8,35 +8,40 @@ import { mapOpenAIUsage } from './map-openai-usage';
  * and name, later ones only argument text. The finish reason comes before the usage-only last chunk,
  * so it is held until the stream ends.
  */
-export async function* decodeOpenAIStream(chunks: AsyncIterable<ChatCompletionChunk>): AsyncIterable<StreamDelta> {
+export function createOpenAIStreamDecoder(): StreamDecoder<ChatCompletionChunk> {
   let finishReason: string | null = null;
   let refused = false;
   let modelSent = false;
-  for await (const chunk of chunks) {
-    yield { type: 'raw', chunk };
-    if (!modelSent && chunk.model) {
-      modelSent = true;
-      yield { type: 'model', model: chunk.model };
-    }
-    const choice = chunk.choices[0];
-    if (choice) {
-      const delta = choice.delta;
-      if (delta.content) yield { type: 'text-delta', text: delta.content };
-      if (delta.refusal) {
-        refused = true;
-        yield { type: 'text-delta', text: delta.refusal };
+  return {
+    decode(chunk, out) {
+      if (!modelSent && chunk.model) {
+        modelSent = true;
+        out.push({ type: 'model', model: chunk.model });
       }
-      for (const call of delta.tool_calls ?? []) {
-        if (call.id && call.function?.name !== undefined) {
-          yield { type: 'tool-call-start', index: call.index, id: call.id, name: call.function.name };
+      const choice = chunk.choices[0];
+      if (choice) {
+        const delta = choice.delta;
+        if (delta.content) out.push({ type: 'text-delta', text: delta.content });
+        if (delta.refusal) {
+          refused = true;
+          out.push({ type: 'text-delta', text: delta.refusal });
         }
-        if (call.function?.arguments) {
-          yield { type: 'tool-call-delta', index: call.index, argumentsDelta: call.function.arguments };
+        if (delta.tool_calls) {
+          for (const call of delta.tool_calls) {
+            if (call.id && call.function?.name !== undefined) {
+              out.push({ type: 'tool-call-start', index: call.index, id: call.id, name: call.function.name });
+            }
+            if (call.function?.arguments) {
+              out.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: call.function.arguments });
+            }
+          }
         }
+        if (choice.finish_reason) finishReason = choice.finish_reason;
       }
-      if (choice.finish_reason) finishReason = choice.finish_reason;
-    }
-    if (chunk.usage) yield { type: 'usage', usage: mapOpenAIUsage(chunk.usage) };
-  }
-  yield { type: 'finish', rawFinishReason: finishReason, finishReason: mapOpenAIFinishReason(finishReason, refused) };
+      if (chunk.usage) out.push({ type: 'usage', usage: mapOpenAIUsage(chunk.usage) });
+    },
+    finish(out) {
+      out.push({ type: 'finish', rawFinishReason: finishReason, finishReason: mapOpenAIFinishReason(finishReason, refused) });
+    },
+  };
 }

@@ -5,12 +5,12 @@ import type {
   ChatCompletionCreateParams,
 } from 'openai/resources/chat/completions';
 import { resolveCallSettings } from '../core/call-settings';
-import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type StreamDelta } from '../core/provider-adapter';
+import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type OpenedProviderStream, type StreamDecoder } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
 import type { ChatWarning } from '../types/result';
 import { convertToOpenAIMessages } from './convert-to-openai-messages';
-import { decodeOpenAIStream } from './decode-openai-stream';
+import { createOpenAIStreamDecoder } from './decode-openai-stream';
 import { mapOpenAIError } from './map-openai-error';
 import { mapOpenAIFinishReason } from './map-openai-finish-reason';
 import { mapOpenAIUsage } from './map-openai-usage';
@@ -96,12 +96,12 @@ export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
       };
     },
 
-    async openStream(prepared, signal): Promise<AsyncIterable<StreamDelta>> {
+    async openStream(prepared, signal): Promise<OpenedProviderStream> {
       const stream = (await client.chat.completions.create(
         prepared.body as unknown as ChatCompletionCreateParams,
         { maxRetries: 0, signal: signal ?? null },
       )) as unknown as AsyncIterable<ChatCompletionChunk>;
-      return decodeOpenAIStream(stream);
+      return { chunks: stream, decoder: createOpenAIStreamDecoder() as StreamDecoder<unknown> };
     },
 
     toProviderError: mapOpenAIError,

@@ -6,6 +6,7 @@ import { describeMigrationsContract } from './migrations-contract';
 import { describeOwnershipContract } from './ownership-contract';
 import { describePaginationContract } from './pagination-contract';
 import { describeSessionsContract } from './sessions-contract';
+import { describeStructuredOutputRunsContract } from './structured-output-runs-contract';
 import type { TestDatabaseFactory } from './test-database';
 import { describeToolResultsContract } from './tool-results-contract';
 import { describeTurnsContract } from './turns-contract';
@@ -24,5 +25,6 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeToolResultsContract(factory);
     describeAuditContract(factory);
     describeTurnsContract(factory);
+    describeStructuredOutputRunsContract(factory);
   });
 }

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { AgentModule } from '../agent/agent.module';
+import { StructuredOutputLab } from './structured-output-lab.service';
+import { StructuredOutputRunsController } from './structured-output-runs.controller';
+
+/** The structured-output lab: `/v1/admin/structured-output/runs`. */
+@Module({
+  imports: [AgentModule],
+  controllers: [StructuredOutputRunsController],
+  providers: [StructuredOutputLab],
+})
+export class LabModule {}

@@ -1,0 +1,193 @@
+import { performance } from 'node:perf_hooks';
+import {
+  executeChatCompletion,
+  lowerJsonSchema,
+  ProviderError,
+  SchemaLoweringError,
+  type ChatCompletionResult,
+  type ChatMessage,
+  type JsonSchema,
+  type ProviderName,
+  type SchemaChange,
+  type SchemaTarget,
+} from '@agentdesk/providers';
+import type { Logger } from 'pino';
+import { ModelRoutingError, type ModelRouter } from '../agent/model-routing/model-router';
+import type { TargetError, TargetResult } from './target-result';
+
+/** One target of a run: a model, and everything every target of the run shares. */
+export interface TargetCall {
+  readonly model: string;
+  readonly schema: JsonSchema;
+  /** The `name` of the response format (OpenAI requires `^[a-zA-Z0-9_-]{1,64}$`). */
+  readonly schemaName: string;
+  readonly strict: boolean;
+  readonly messages: readonly ChatMessage[];
+  /** Limit of the whole target, retries included. */
+  readonly timeoutMs: number;
+}
+
+export interface TargetDependencies {
+  readonly router: Pick<ModelRouter, 'resolve'>;
+  readonly logger: Pick<Logger, 'error'>;
+}
+
+interface Lowering {
+  readonly target: SchemaTarget | null;
+  readonly schema: unknown;
+  readonly changes: readonly SchemaChange[];
+}
+
+/** The dialect each provider's adapter lowers the schema to; OpenAI lowers only in strict mode. */
+function loweringTarget(provider: ProviderName, strict: boolean): SchemaTarget | null {
+  switch (provider) {
+    case 'openai':
+      return strict ? 'openai-strict' : null;
+    case 'anthropic':
+      return 'anthropic';
+    case 'gemini':
+      return 'gemini';
+  }
+}
+
+/**
+ * Lowers the schema the way the provider call will, before calling: a schema the provider cannot
+ * take fails here without a call, and a target whose call fails still shows what it was sent.
+ */
+function lowerFor(provider: ProviderName, call: TargetCall): Lowering {
+  const target = loweringTarget(provider, call.strict);
+  if (target === null) return { target: null, schema: call.schema, changes: [] };
+  const lowered = lowerJsonSchema(call.schema, target);
+  return { target, schema: lowered.schema, changes: lowered.changes };
+}
+
+class TargetTimeout extends Error {
+  override readonly name = 'TargetTimeout';
+  constructor(timeoutMs: number) {
+    super(`No answer within ${timeoutMs} ms (retries included); the call was cancelled`);
+  }
+}
+
+/**
+ * Runs `work` with a signal that aborts after `timeoutMs`, and gives up waiting at that moment even
+ * if `work` ignores the signal, so a hung provider cannot hold the request.
+ */
+async function withTimeout<T>(timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const timeout = new TargetTimeout(timeoutMs);
+      controller.abort(timeout);
+      reject(timeout);
+    }, timeoutMs);
+  });
+  try {
+    const running = work(controller.signal);
+    // Settles after the timeout won the race: nobody waits for it any more.
+    running.catch(() => undefined);
+    return await Promise.race([running, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function toTargetError(error: unknown, model: string, logger: TargetDependencies['logger']): TargetError {
+  if (error instanceof TargetTimeout) return { kind: 'timeout', code: 'timeout', message: error.message };
+  if (error instanceof ModelRoutingError) return { kind: 'routing', code: error.failure.kind, message: error.message };
+  if (error instanceof SchemaLoweringError) {
+    return { kind: 'schema-lowering', code: error.code, message: error.message, pointer: error.pointer };
+  }
+  if (error instanceof ProviderError) {
+    // Only the provider's own fields: the error's cause holds the SDK's response, headers included.
+    return {
+      kind: 'provider',
+      code: error.code ?? 'provider_error',
+      message: error.message,
+      ...(error.status !== undefined && { status: error.status }),
+      ...(error.requestId !== undefined && { requestId: error.requestId }),
+    };
+  }
+  logger.error({ err: error, model }, 'structured-output lab target failed unexpectedly');
+  return { kind: 'internal', code: 'internal_error', message: 'The target failed unexpectedly; the error was logged' };
+}
+
+function elapsedSince(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
+function succeeded(call: TargetCall, lowering: Lowering, result: ChatCompletionResult, startedAt: number): TargetResult {
+  const reported = result.schemaLowering;
+  return {
+    model: call.model,
+    provider: result.provider,
+    status: 'ok',
+    schemaTarget: reported?.target ?? lowering.target,
+    loweredSchema: reported?.schema ?? lowering.schema,
+    changes: reported?.changes ?? lowering.changes,
+    warnings: result.warnings,
+    request: result.request,
+    rawOutput: result.text,
+    json: result.json ?? null,
+    validation: result.validation ?? null,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    latencyMs: elapsedSince(startedAt),
+    attempts: result.attempts,
+  };
+}
+
+function failed(
+  call: TargetCall,
+  provider: ProviderName | null,
+  lowering: Lowering | null,
+  error: TargetError,
+  startedAt: number,
+): TargetResult {
+  return {
+    model: call.model,
+    provider,
+    status: 'error',
+    schemaTarget: lowering?.target ?? null,
+    loweredSchema: lowering?.schema ?? null,
+    changes: lowering?.changes ?? [],
+    warnings: [],
+    request: null,
+    rawOutput: null,
+    json: null,
+    validation: null,
+    finishReason: null,
+    usage: null,
+    latencyMs: elapsedSince(startedAt),
+    attempts: null,
+    error,
+  };
+}
+
+/**
+ * Calls one target with the run's schema as a strict-or-not `json_schema` response format.
+ * Never throws: routing errors, schemas the provider cannot take, provider failures (after the
+ * single retry policy), timeouts and bugs all become a result with `status: 'error'`.
+ */
+export async function runTarget(dependencies: TargetDependencies, call: TargetCall): Promise<TargetResult> {
+  const startedAt = performance.now();
+  let provider: ProviderName | null = null;
+  let lowering: Lowering | null = null;
+  try {
+    const resolved = dependencies.router.resolve(call.model);
+    provider = resolved.provider;
+    lowering = lowerFor(resolved.provider, call);
+    const loweredBeforeCall = lowering;
+    const result = await withTimeout(call.timeoutMs, (signal) =>
+      executeChatCompletion(resolved.client, {
+        modelParams: { model: resolved.model },
+        messages: call.messages,
+        responseFormat: { type: 'json_schema', schema: call.schema, name: call.schemaName, strict: call.strict },
+        signal,
+      }),
+    );
+    return succeeded(call, loweredBeforeCall, result, startedAt);
+  } catch (error) {
+    return failed(call, provider, lowering, toTargetError(error, call.model, dependencies.logger), startedAt);
+  }
+}

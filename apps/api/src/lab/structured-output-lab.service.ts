@@ -1,0 +1,78 @@
+import type { Principal } from '@agentdesk/authz';
+import { validateJson, type ChatMessage } from '@agentdesk/providers';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ModelRouter } from '../agent/model-routing/model-router';
+import { LOGGER, REPOSITORIES } from '../core/tokens';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
+import type { JsonObject, Page, PageRequest, Repositories } from '../storage';
+import type { CreateRunBody } from './lab-inputs';
+import { runTarget } from './run-target';
+import { toRunJson, toRunSummaryJson, type RunJson, type RunSummaryJson } from './run-json';
+import { schemaNameOf } from './schema-name';
+import { toStorableJson } from './storable-json';
+
+/** A schema Ajv cannot compile would fail every target the same way: refuse it up front. */
+function assertCompilableSchema(schema: JsonObject): void {
+  const problem = validateJson(schema, null).errors.find((issue) => issue.keyword === 'schema');
+  if (problem !== undefined) throw new ApiError(ApiErrorCode.ValidationFailed, `schema: ${problem.message}`);
+}
+
+/**
+ * The structured-output lab: one schema and prompt sent to every target at once, each answer
+ * lowered, validated and reported, and the whole run stored for the console.
+ */
+@Injectable()
+export class StructuredOutputLab {
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(ModelRouter) private readonly router: ModelRouter,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Runs every target concurrently; a failing target is recorded as such, the run still completes. */
+  async run(actor: Principal, body: CreateRunBody): Promise<RunJson> {
+    const schema = toStorableJson(body.schema) as JsonObject;
+    assertCompilableSchema(schema);
+    const systemPrompt = body.systemPrompt === undefined || body.systemPrompt === '' ? null : body.systemPrompt;
+    const messages: ChatMessage[] = [
+      ...(systemPrompt === null ? [] : [{ role: 'system' as const, content: systemPrompt }]),
+      { role: 'user', content: body.prompt },
+    ];
+    const dependencies = { router: this.router, logger: this.logger };
+    const startedAt = new Date();
+    const results = await Promise.all(
+      body.targets.map((target) =>
+        runTarget(dependencies, {
+          model: target.model,
+          schema,
+          schemaName: schemaNameOf(body.name),
+          strict: body.strict,
+          messages,
+          timeoutMs: body.timeoutMs,
+        }),
+      ),
+    );
+    const run = await this.repositories.structuredOutputRuns.create({
+      actorPrincipalId: actor.id,
+      name: body.name,
+      schema,
+      prompt: body.prompt,
+      settings: { systemPrompt, strict: body.strict, timeoutMs: body.timeoutMs },
+      targets: body.targets.map((target) => ({ model: target.model })),
+      results: results.map((result) => toStorableJson(result) as JsonObject),
+      startedAt,
+      finishedAt: new Date(),
+    });
+    return toRunJson(run);
+  }
+
+  async get(id: string): Promise<RunJson> {
+    return toRunJson(await this.repositories.structuredOutputRuns.get(id));
+  }
+
+  async list(page: PageRequest): Promise<Page<RunSummaryJson>> {
+    const runs = await this.repositories.structuredOutputRuns.list(page);
+    return { items: runs.items.map(toRunSummaryJson), nextCursor: runs.nextCursor };
+  }
+}

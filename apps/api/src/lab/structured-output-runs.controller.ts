@@ -1,0 +1,56 @@
+import type { Principal } from '@agentdesk/authz';
+import { Controller, Get, Inject, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { z } from 'zod';
+import { CurrentPrincipal } from '../auth/request-principal';
+import { RequireScope } from '../auth/route-policy';
+import { idSchema } from '../http/inputs';
+import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
+import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
+import { pageJsonSchema } from '../sessions/session-json';
+import type { Page } from '../storage';
+import { createRunBody, listRunsQuery, type CreateRunBody } from './lab-inputs';
+import { runJsonSchema, runSummaryJsonSchema, type RunJson, type RunSummaryJson } from './run-json';
+import { StructuredOutputLab } from './structured-output-lab.service';
+
+/** The structured-output lab, for admins and viewers (QA). Runs hold no user data. */
+@ApiTags('lab')
+@ApiKeyAuthenticated()
+@Refuses(400, 401, 403, 429)
+@Controller('v1/admin/structured-output/runs')
+export class StructuredOutputRunsController {
+  constructor(@Inject(StructuredOutputLab) private readonly lab: StructuredOutputLab) {}
+
+  @Post()
+  @RequireScope('lab:run')
+  @ApiOperation({
+    summary: 'Try one JSON schema and prompt on several models at once',
+    description:
+      'Every target is called concurrently with the schema as a json_schema response format. Each result shows ' +
+      'the schema as lowered for its provider with the change report, the exact request body, the raw output, ' +
+      'the parsed JSON, its validation against the original schema, usage and latency. A target that fails ' +
+      '(unknown model, a schema its provider cannot take, a provider error after retries, the timeout) is ' +
+      'recorded with its error; the others are unaffected. The run is stored.',
+  })
+  @Returns(201, runJsonSchema, 'The finished run with every target’s result')
+  create(@CurrentPrincipal() principal: Principal, @ValidBody(createRunBody) body: CreateRunBody): Promise<RunJson> {
+    return this.lab.run(principal, body);
+  }
+
+  @Get()
+  @RequireScope('lab:read')
+  @ApiOperation({ summary: 'List structured-output runs, newest first' })
+  @Returns(200, pageJsonSchema(runSummaryJsonSchema), 'One page of runs, each with its targets’ outcomes')
+  list(@ValidQuery(listRunsQuery) query: z.output<typeof listRunsQuery>): Promise<Page<RunSummaryJson>> {
+    return this.lab.list({ limit: query.limit, cursor: query.cursor ?? null });
+  }
+
+  @Get(':id')
+  @RequireScope('lab:read')
+  @ApiOperation({ summary: 'Read one structured-output run with every target’s result' })
+  @Returns(200, runJsonSchema, 'The run')
+  @Refuses(404)
+  get(@ValidParam('id', idSchema) id: string): Promise<RunJson> {
+    return this.lab.get(id);
+  }
+}

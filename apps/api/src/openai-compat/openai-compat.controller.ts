@@ -1,0 +1,108 @@
+import { executeChatCompletion } from '@agentdesk/providers';
+import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ModelRouter } from '../agent/model-routing/model-router';
+import { RequireScope } from '../auth/route-policy';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG, LOGGER } from '../core/tokens';
+import { ApiKeyAuthenticated } from '../http/openapi-decorators';
+import { openApiSchemaOf } from '../http/openapi-schema';
+import { chatCompletionRequestSchema } from './chat-completion-request';
+import { listServedModels, type OpenAIModelList } from './model-list';
+import { OpenAICompatError, fromValidationError, openAIErrorBodySchema } from './openai-error';
+import { OpenAIExceptionFilter } from './openai-exception.filter';
+import { sendCompletionStream } from './send-completion-stream';
+import { toChatOptions } from './to-chat-options';
+import { newCompletionId, toOpenAICompletion } from './to-openai-response';
+
+/** The error statuses a route can answer, all with OpenAI's error body. */
+const RefusesInOpenAIShape = (...statuses: number[]): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    ...statuses.map((status) =>
+      ApiResponse({ status, description: 'OpenAI’s error body { error: { message, type, param, code } }', schema: openApiSchemaOf(openAIErrorBodySchema) }),
+    ),
+  );
+
+/**
+ * OpenAI's Chat Completions API over every configured provider, stateless: nothing is stored.
+ * Request, response, stream and error shapes are OpenAI's, so the `openai` SDK, LangChain's
+ * `ChatOpenAI` and the AI SDK's OpenAI-compatible provider work unchanged.
+ */
+@ApiTags('openai-compatible')
+@ApiKeyAuthenticated()
+@RefusesInOpenAIShape(401, 403, 429)
+@UseFilters(OpenAIExceptionFilter)
+@Controller('v1')
+export class OpenAICompatController {
+  constructor(
+    @Inject(ModelRouter) private readonly router: ModelRouter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  @Post('chat/completions')
+  @HttpCode(200)
+  @RequireScope('completions:create')
+  @ApiOperation({
+    summary: 'Create a chat completion (OpenAI-compatible; gpt-*, claude-* and gemini-* models)',
+    description:
+      'OpenAI’s request and `chat.completion` response; `stream: true` sends `chat.completion.chunk` SSE ending with ' +
+      '`data: [DONE]` (usage in a last chunk with `stream_options.include_usage`). `response_format` works on every ' +
+      'provider: `message.content` is then the post-processed JSON (for strict schemas with the nulls of optional ' +
+      'fields removed), the value that validates against the schema sent. Errors use OpenAI’s error body.',
+  })
+  @ApiBody({ schema: openApiSchemaOf(chatCompletionRequestSchema) })
+  @ApiResponse({ status: 200, description: 'A `chat.completion` object, or a `text/event-stream` of `chat.completion.chunk`s' })
+  @RefusesInOpenAIShape(400, 404, 413, 502, 503, 504)
+  async createChatCompletion(
+    @Body() rawBody: unknown,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<object | undefined> {
+    const parsed = chatCompletionRequestSchema.safeParse(rawBody);
+    if (!parsed.success) throw new OpenAICompatError(fromValidationError(parsed.error));
+    const body = parsed.data;
+    const { client } = this.router.resolve(body.model);
+    // The client going away cancels the provider call.
+    const disconnect = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) disconnect.abort();
+    });
+    const options = { ...toChatOptions(body), signal: disconnect.signal };
+    try {
+      if (!body.stream) {
+        return toOpenAICompletion(await executeChatCompletion(client, { ...options, stream: false }), body.model);
+      }
+      const context = {
+        id: newCompletionId(),
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        includeUsage: body.stream_options?.include_usage === true,
+        toolIndexes: new Map<number, number>(),
+      };
+      const parts = executeChatCompletion(client, { ...options, stream: true });
+      await sendCompletionStream(parts, context, { request, reply, signal: disconnect.signal, logger: this.logger });
+      return undefined;
+    } catch (error) {
+      // Nobody is left to answer.
+      if (disconnect.signal.aborted) return undefined;
+      throw error;
+    }
+  }
+
+  @Get('models')
+  @RequireScope('completions:create')
+  @ApiOperation({
+    summary: 'List the models this server can name (OpenAI-compatible)',
+    description:
+      'The default model and every exact-name route whose provider has credentials. Any other gpt-*, claude-* or ' +
+      'gemini-* name (and wildcard routes) is accepted too, but cannot be enumerated without asking the providers. ' +
+      '`created` is 0: the creation date is not known here.',
+  })
+  @ApiResponse({ status: 200, description: '`{ object: "list", data: [{ id, object: "model", created, owned_by }] }`' })
+  listModels(): OpenAIModelList {
+    return listServedModels(this.router, this.config.models);
+  }
+}
