@@ -21,7 +21,7 @@ import { startTestApi, type InjectResponse, type TestApi } from '../../support/t
  * route, whether it reaches only the effective user's data or anyone's, and which routes audit.
  */
 
-type Target = 'collection' | 'session' | 'api-key';
+type Target = 'collection' | 'session' | 'api-key' | 'lab-run';
 
 interface RouteExpectation {
   readonly scope: Scope;
@@ -137,6 +137,13 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     roles: readAnyRoles,
     reach: 'any',
     target: 'collection',
+    success: 200,
+  },
+  'GET /v1/admin/structured-output/runs/:id': {
+    scope: 'lab:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'lab-run',
     success: 200,
   },
   'GET /v1/admin/sessions': {
@@ -548,6 +555,21 @@ async function prepareResource(
   if (resourceCase === 'collection' || resourceCase === 'missing')
     return { id: missingId, ownerUserId: null };
   const owner = resourceCase === 'own' ? caller.own(fixtures) : caller.foreign(fixtures);
+  if (target === 'lab-run') {
+    // Lab runs belong to no user: "own" and "foreign" are both just an existing run.
+    const run = await fixtures.repositories.structuredOutputRuns.create({
+      actorPrincipalId: owner.id,
+      name: 'matrix',
+      schema: { type: 'object' },
+      prompt: 'matrix',
+      settings: {},
+      targets: [],
+      results: [],
+      startedAt: new Date(),
+      finishedAt: new Date(),
+    });
+    return { id: run.id, ownerUserId: null };
+  }
   if (target === 'api-key') {
     const key = await issueUserKey(fixtures.repositories, owner);
     return { id: key.stored.id, ownerUserId: owner.id };

@@ -1,0 +1,3 @@
+import { describeLab } from './suites/lab.suite';
+
+describeLab('postgres');
