@@ -4,7 +4,9 @@ const textPart = z.object({ type: z.literal('text'), text: z.string() }).strict(
 const imagePart = z
   .object({
     type: z.literal('image_url'),
-    image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() }).strict(),
+    image_url: z
+      .object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).optional() })
+      .strict(),
   })
   .strict();
 
@@ -17,8 +19,20 @@ const toolCall = z
   .strict();
 
 const message = z.discriminatedUnion('role', [
-  z.object({ role: z.enum(['system', 'developer']), content: z.union([z.string(), z.array(textPart)]), name: z.string().optional() }).strict(),
-  z.object({ role: z.literal('user'), content: z.union([z.string(), z.array(z.union([textPart, imagePart]))]), name: z.string().optional() }).strict(),
+  z
+    .object({
+      role: z.enum(['system', 'developer']),
+      content: z.union([z.string(), z.array(textPart)]),
+      name: z.string().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      role: z.literal('user'),
+      content: z.union([z.string(), z.array(z.union([textPart, imagePart]))]),
+      name: z.string().optional(),
+    })
+    .strict(),
   z
     .object({
       role: z.literal('assistant'),
@@ -26,9 +40,20 @@ const message = z.discriminatedUnion('role', [
       tool_calls: z.array(toolCall).optional(),
       refusal: z.string().nullable().optional(),
       name: z.string().optional(),
+      // Fields of a response message, which clients commonly append to the history as it came:
+      // accepted as OpenAI accepts them (annotations ignored; audio and function_call only null).
+      annotations: z.array(z.unknown()).optional(),
+      audio: z.null().optional(),
+      function_call: z.null().optional(),
     })
     .strict(),
-  z.object({ role: z.literal('tool'), tool_call_id: z.string().min(1), content: z.union([z.string(), z.array(textPart)]) }).strict(),
+  z
+    .object({
+      role: z.literal('tool'),
+      tool_call_id: z.string().min(1),
+      content: z.union([z.string(), z.array(textPart)]),
+    })
+    .strict(),
 ]);
 
 const tool = z
@@ -93,7 +118,10 @@ export const chatCompletionRequestSchema = z
     top_p: z.number().nullable().optional(),
     frequency_penalty: z.number().nullable().optional(),
     presence_penalty: z.number().nullable().optional(),
-    stop: z.union([z.string(), z.array(z.string())]).nullable().optional(),
+    stop: z
+      .union([z.string(), z.array(z.string())])
+      .nullable()
+      .optional(),
     logprobs: z.boolean().nullable().optional(),
     metadata: z.record(z.string(), z.string()).nullable().optional(),
     store: z.boolean().nullable().optional(),

@@ -24,7 +24,10 @@ export interface OpenAIModelList {
  * behind every listing and still not say what this server's keys may use).
  */
 export function listServedModels(router: ModelRouter, settings: ModelRoutingSettings): OpenAIModelList {
-  const candidates = [settings.defaultModel, ...settings.routes.filter((route) => !route.pattern.endsWith('*')).map((route) => route.pattern)];
+  const candidates = [
+    settings.defaultModel,
+    ...settings.routes.filter((route) => !route.pattern.endsWith('*')).map((route) => route.pattern),
+  ];
   const data: OpenAIModel[] = [];
   for (const id of new Set(candidates)) {
     try {

@@ -1,5 +1,16 @@
 import { executeChatCompletion } from '@agentdesk/providers';
-import { applyDecorators, Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseFilters } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Post,
+  Req,
+  Res,
+  UseFilters,
+} from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -21,7 +32,11 @@ import { newCompletionId, toOpenAICompletion } from './to-openai-response';
 const RefusesInOpenAIShape = (...statuses: number[]): MethodDecorator & ClassDecorator =>
   applyDecorators(
     ...statuses.map((status) =>
-      ApiResponse({ status, description: 'OpenAI’s error body { error: { message, type, param, code } }', schema: openApiSchemaOf(openAIErrorBodySchema) }),
+      ApiResponse({
+        status,
+        description: 'OpenAI’s error body { error: { message, type, param, code } }',
+        schema: openApiSchemaOf(openAIErrorBodySchema),
+      }),
     ),
   );
 
@@ -54,8 +69,11 @@ export class OpenAICompatController {
       'fields removed), the value that validates against the schema sent. Errors use OpenAI’s error body.',
   })
   @ApiBody({ schema: openApiSchemaOf(chatCompletionRequestSchema) })
-  @ApiResponse({ status: 200, description: 'A `chat.completion` object, or a `text/event-stream` of `chat.completion.chunk`s' })
-  @RefusesInOpenAIShape(400, 404, 413, 502, 503, 504)
+  @ApiResponse({
+    status: 200,
+    description: 'A `chat.completion` object, or a `text/event-stream` of `chat.completion.chunk`s',
+  })
+  @RefusesInOpenAIShape(400, 404, 413, 415, 502, 503, 504)
   async createChatCompletion(
     @Body() rawBody: unknown,
     @Req() request: FastifyRequest,
@@ -73,7 +91,10 @@ export class OpenAICompatController {
     const options = { ...toChatOptions(body), signal: disconnect.signal };
     try {
       if (!body.stream) {
-        return toOpenAICompletion(await executeChatCompletion(client, { ...options, stream: false }), body.model);
+        return toOpenAICompletion(
+          await executeChatCompletion(client, { ...options, stream: false }),
+          body.model,
+        );
       }
       const context = {
         id: newCompletionId(),
@@ -83,7 +104,12 @@ export class OpenAICompatController {
         toolIndexes: new Map<number, number>(),
       };
       const parts = executeChatCompletion(client, { ...options, stream: true });
-      await sendCompletionStream(parts, context, { request, reply, signal: disconnect.signal, logger: this.logger });
+      await sendCompletionStream(parts, context, {
+        request,
+        reply,
+        signal: disconnect.signal,
+        logger: this.logger,
+      });
       return undefined;
     } catch (error) {
       // Nobody is left to answer.
@@ -101,7 +127,10 @@ export class OpenAICompatController {
       'gemini-* name (and wildcard routes) is accepted too, but cannot be enumerated without asking the providers. ' +
       '`created` is 0: the creation date is not known here.',
   })
-  @ApiResponse({ status: 200, description: '`{ object: "list", data: [{ id, object: "model", created, owned_by }] }`' })
+  @ApiResponse({
+    status: 200,
+    description: '`{ object: "list", data: [{ id, object: "model", created, owned_by }] }`',
+  })
   listModels(): OpenAIModelList {
     return listServedModels(this.router, this.config.models);
   }

@@ -10,7 +10,12 @@ import { toApiError } from '../errors/to-api-error';
 export const openAIErrorBodySchema = z
   .object({
     error: z
-      .object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() })
+      .object({
+        message: z.string(),
+        type: z.string(),
+        param: z.string().nullable(),
+        code: z.string().nullable(),
+      })
       .strict(),
   })
   .strict();
@@ -36,7 +41,12 @@ export class OpenAICompatError extends Error {
   }
 }
 
-const body = (message: string, type: string, param: string | null = null, code: string | null = null): OpenAIErrorBody => ({
+const body = (
+  message: string,
+  type: string,
+  param: string | null = null,
+  code: string | null = null,
+): OpenAIErrorBody => ({
   error: { message, type, param, code },
 });
 
@@ -51,10 +61,11 @@ function paramOf(path: readonly PropertyKey[]): string | null {
 
 /**
  * Zod issues in OpenAI's wording: unknown fields are "Unrecognized request argument supplied",
- * missing ones "Missing required parameter". Only the first issue is reported, as OpenAI does.
+ * missing ones "Missing required parameter". One issue is reported, as OpenAI does: an unknown
+ * field first (whatever else is wrong, the client sent something this API does not know).
  */
 export function fromValidationError(error: ZodError): OpenAIErrorResponse {
-  const issue = error.issues[0];
+  const issue = error.issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? error.issues[0];
   if (issue === undefined) return { status: 400, body: body('Invalid request', 'invalid_request_error') };
   const param = paramOf(issue.path);
   if (issue.code === 'unrecognized_keys') {
@@ -62,24 +73,44 @@ export function fromValidationError(error: ZodError): OpenAIErrorResponse {
     const noun = names.length === 1 ? 'argument' : 'arguments';
     return {
       status: 400,
-      body: body(`Unrecognized request ${noun} supplied: ${names.join(', ')}`, 'invalid_request_error', param, 'unrecognized_argument'),
+      body: body(
+        `Unrecognized request ${noun} supplied: ${names.join(', ')}`,
+        'invalid_request_error',
+        param,
+        'unrecognized_argument',
+      ),
     };
   }
   if (param === null) {
     return {
       status: 400,
-      body: body('The request body must be a JSON object (Content-Type: application/json)', 'invalid_request_error', null, 'invalid_body'),
+      body: body(
+        'The request body must be a JSON object (Content-Type: application/json)',
+        'invalid_request_error',
+        null,
+        'invalid_body',
+      ),
     };
   }
   if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
     return {
       status: 400,
-      body: body(`Missing required parameter: '${param}'.`, 'invalid_request_error', param, 'missing_required_parameter'),
+      body: body(
+        `Missing required parameter: '${param}'.`,
+        'invalid_request_error',
+        param,
+        'missing_required_parameter',
+      ),
     };
   }
   return {
     status: 400,
-    body: body(`Invalid value for '${param}': ${issue.message}`, 'invalid_request_error', param, 'invalid_value'),
+    body: body(
+      `Invalid value for '${param}': ${issue.message}`,
+      'invalid_request_error',
+      param,
+      'invalid_value',
+    ),
   };
 }
 
@@ -87,10 +118,12 @@ export function fromValidationError(error: ZodError): OpenAIErrorResponse {
 const passedOnProviderStatuses = new Set([400, 404, 413, 422, 429]);
 
 function fromProviderError(error: ProviderError): OpenAIErrorResponse {
-  if (error.code === 'aborted') return { status: 499, body: body('The client closed the request', 'invalid_request_error') };
+  if (error.code === 'aborted')
+    return { status: 499, body: body('The client closed the request', 'invalid_request_error') };
   // Retrying is done: the stack's single retry loop already ran against the provider.
   const headers: Record<string, string> = { 'x-should-retry': 'false' };
-  if (error.retryAfterMs !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
+  if (error.retryAfterMs !== undefined)
+    headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
   const message = `${error.provider}: ${error.message}`;
   const code = error.code ?? null;
   if (error.status !== undefined && passedOnProviderStatuses.has(error.status)) {
@@ -101,11 +134,17 @@ function fromProviderError(error: ProviderError): OpenAIErrorResponse {
     // The provider refused this server's credentials, not the caller's key: a gateway failure.
     return {
       status: 502,
-      body: body(`${error.provider} refused this server's provider credentials: ${error.message}`, 'server_error', null, 'upstream_authentication_failed'),
+      body: body(
+        `${error.provider} refused this server's provider credentials: ${error.message}`,
+        'server_error',
+        null,
+        'upstream_authentication_failed',
+      ),
       headers,
     };
   }
-  if (error.code === 'timeout') return { status: 504, body: body(message, 'server_error', null, 'upstream_timeout'), headers };
+  if (error.code === 'timeout')
+    return { status: 504, body: body(message, 'server_error', null, 'upstream_timeout'), headers };
   return { status: 502, body: body(message, 'server_error', null, code ?? 'upstream_error'), headers };
 }
 
@@ -117,7 +156,10 @@ export function fromFailure(error: unknown): OpenAIErrorResponse | undefined {
       : { status: 503, body: body(error.message, 'server_error', 'model', 'provider_not_configured') };
   }
   if (error instanceof SchemaLoweringError) {
-    return { status: 400, body: body(error.message, 'invalid_request_error', 'response_format', 'invalid_schema') };
+    return {
+      status: 400,
+      body: body(error.message, 'invalid_request_error', 'response_format', 'invalid_schema'),
+    };
   }
   if (error instanceof ProviderError) return fromProviderError(error);
   return undefined;
@@ -165,7 +207,9 @@ export function fromApiError(error: ApiError): OpenAIErrorResponse {
   return {
     status: httpStatusOf(error.code),
     body: body(message, type, null, code),
-    ...(error.retryAfterSeconds !== undefined && { headers: { 'retry-after': String(error.retryAfterSeconds) } }),
+    ...(error.retryAfterSeconds !== undefined && {
+      headers: { 'retry-after': String(error.retryAfterSeconds) },
+    }),
   };
 }
 
@@ -177,9 +221,12 @@ export function toOpenAIError(exception: unknown): OpenAIErrorResponse {
 
 /** The AgentDesk error code an exception corresponds to, so error metrics keep one small label set. */
 export function agentDeskCodeOf(exception: unknown): ApiErrorCode {
-  if (exception instanceof OpenAICompatError || exception instanceof SchemaLoweringError) return ApiErrorCode.ValidationFailed;
+  if (exception instanceof OpenAICompatError || exception instanceof SchemaLoweringError)
+    return ApiErrorCode.ValidationFailed;
   if (exception instanceof ModelRoutingError) {
-    return exception.failure.kind === 'unknown-model' ? ApiErrorCode.UnknownModel : ApiErrorCode.ProviderNotConfigured;
+    return exception.failure.kind === 'unknown-model'
+      ? ApiErrorCode.UnknownModel
+      : ApiErrorCode.ProviderNotConfigured;
   }
   if (exception instanceof ProviderError) {
     return exception.code === 'timeout' ? ApiErrorCode.UpstreamTimeout : ApiErrorCode.UpstreamFailed;

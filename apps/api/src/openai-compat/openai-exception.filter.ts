@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
-import { agentDeskCodeOf, toOpenAIError } from './openai-error';
+import { sendOpenAIError } from './send-openai-error';
 
 /**
  * Answers every failure of the OpenAI-compatible routes in OpenAI's error shape, so OpenAI clients
@@ -19,20 +19,9 @@ export class OpenAIExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    const reply = http.getResponse<FastifyReply>();
-    const request = http.getRequest<FastifyRequest>();
-    const failure = toOpenAIError(exception);
-    const requestId = typeof request?.id === 'string' ? request.id : null;
-    if (failure.status >= 500) {
-      this.logger.error({ err: exception, requestId, status: failure.status }, 'OpenAI-compatible request failed');
-    } else {
-      this.logger.debug({ requestId, status: failure.status, reason: failure.body.error.message }, 'OpenAI-compatible request refused');
-    }
-    this.metrics.errors.inc({ code: agentDeskCodeOf(exception) });
-    if (reply.sent) return;
-    void reply
-      .status(failure.status)
-      .headers({ ...failure.headers, 'content-type': 'application/json; charset=utf-8' })
-      .send(failure.body);
+    sendOpenAIError(exception, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>(), {
+      logger: this.logger,
+      metrics: this.metrics,
+    });
   }
 }

@@ -52,7 +52,10 @@ export async function sendCompletionStream(
       return;
     }
     const failure = toOpenAIError(error);
-    target.logger.warn({ err: error, requestId: target.request.id, status: failure.status }, 'chat completion stream failed mid-way');
+    target.logger.warn(
+      { err: error, requestId: target.request.id, status: failure.status },
+      'chat completion stream failed mid-way',
+    );
     writer.fail(failure.body);
     return;
   }

@@ -1,4 +1,10 @@
-import type { ChatCompletionOptions, ChatMessage, ResponseFormat, ToolChoice, UserContentPart } from '@agentdesk/providers';
+import type {
+  ChatCompletionOptions,
+  ChatMessage,
+  ResponseFormat,
+  ToolChoice,
+  UserContentPart,
+} from '@agentdesk/providers';
 import type { ChatCompletionRequest } from './chat-completion-request';
 
 type RequestMessage = ChatCompletionRequest['messages'][number];
@@ -8,12 +14,16 @@ const joinText = (content: string | readonly { text: string }[] | null | undefin
 
 const dataUrl = /^data:([^;,]+);base64,(.*)$/s;
 
-function toUserContent(content: Extract<RequestMessage, { role: 'user' }>['content']): string | UserContentPart[] {
+function toUserContent(
+  content: Extract<RequestMessage, { role: 'user' }>['content'],
+): string | UserContentPart[] {
   if (typeof content === 'string') return content;
   return content.map((part): UserContentPart => {
     if (part.type === 'text') return { type: 'text', text: part.text };
     const inline = dataUrl.exec(part.image_url.url);
-    return inline ? { type: 'image', mediaType: inline[1]!, data: inline[2]! } : { type: 'image', url: part.image_url.url };
+    return inline
+      ? { type: 'image', mediaType: inline[1]!, data: inline[2]! }
+      : { type: 'image', url: part.image_url.url };
   });
 }
 
@@ -35,7 +45,11 @@ export function toChatMessages(messages: ChatCompletionRequest['messages']): Cha
           toolNames.set(call.id, call.function.name);
           return { id: call.id, name: call.function.name, arguments: call.function.arguments };
         });
-        return { role: 'assistant', content: joinText(message.content), ...(toolCalls.length && { toolCalls }) };
+        return {
+          role: 'assistant',
+          content: joinText(message.content),
+          ...(toolCalls.length && { toolCalls }),
+        };
       }
       case 'tool':
         return {

@@ -9,7 +9,9 @@ import type {
 } from '@agentdesk/providers';
 
 /** OpenAI's finish reasons; a refusal finishes with `stop` and carries `refusal` text. */
-export function toOpenAIFinishReason(reason: FinishReason): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
+export function toOpenAIFinishReason(
+  reason: FinishReason,
+): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
   switch (reason) {
     case 'length':
       return 'length';
@@ -58,14 +60,24 @@ export function answerContent(result: Pick<ChatCompletionResult, 'text' | 'json'
  */
 export function loweringRewritesAnswers(report: SchemaLoweringReport | undefined): boolean {
   return (report?.changes ?? []).some(
-    (change) => change.action === 'made-required-nullable' || (change.pointer === '' && change.keyword === 'type' && change.action === 'added'),
+    (change) =>
+      change.action === 'made-required-nullable' ||
+      (change.pointer === '' && change.keyword === 'type' && change.action === 'added'),
   );
 }
 
-const toOpenAIToolCall = (call: ToolCall) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } });
+const toOpenAIToolCall = (call: ToolCall) => ({
+  id: call.id,
+  type: 'function' as const,
+  function: { name: call.name, arguments: call.arguments },
+});
 
 /** A `chat.completion` object, exactly as OpenAI shapes it. */
-export function toOpenAICompletion(result: ChatCompletionResult, requestedModel: string, id = newCompletionId()) {
+export function toOpenAICompletion(
+  result: ChatCompletionResult,
+  requestedModel: string,
+  id = newCompletionId(),
+) {
   const refused = result.finishReason === 'refusal';
   return {
     id,
@@ -120,7 +132,12 @@ export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): obj
     choices,
     ...(context.includeUsage && { usage }),
   });
-  const choice = (delta: object, finishReason: string | null = null) => ({ index: 0, delta, logprobs: null, finish_reason: finishReason });
+  const choice = (delta: object, finishReason: string | null = null) => ({
+    index: 0,
+    delta,
+    logprobs: null,
+    finish_reason: finishReason,
+  });
   switch (part.type) {
     case 'warnings':
       context.holdTextForRestore = loweringRewritesAnswers(part.schemaLowering);
@@ -130,7 +147,15 @@ export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): obj
     case 'tool-call-start': {
       const index = context.toolIndexes.size;
       context.toolIndexes.set(part.index, index);
-      return [chunk([choice({ tool_calls: [{ index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } }] })])];
+      return [
+        chunk([
+          choice({
+            tool_calls: [
+              { index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } },
+            ],
+          }),
+        ]),
+      ];
     }
     case 'tool-call-delta': {
       const index = context.toolIndexes.get(part.index) ?? 0;

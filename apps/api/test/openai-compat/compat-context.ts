@@ -35,7 +35,8 @@ export function useCompatApi(engine: Engine, environment: Record<string, string>
         test,
         baseURL,
         key,
-        openai: (options = {}) => new OpenAI({ apiKey: options.apiKey ?? key, baseURL, maxRetries: options.maxRetries ?? 0 }),
+        openai: (options = {}) =>
+          new OpenAI({ apiKey: options.apiKey ?? key, baseURL, maxRetries: options.maxRetries ?? 0 }),
       };
     } catch (error) {
       await test.close();

@@ -260,7 +260,7 @@ export function describeFuzz(engine: Engine): void {
               headers,
               ...(body === undefined ? {} : { payload: body }),
             });
-            const problem = describeProblem(response);
+            const problem = describeProblem(response, route.path);
             if (problem !== undefined)
               throw new Error(
                 `${route.method} ${url} (${caller}) body=${String(body).slice(0, 200)} → ${problem}`,
@@ -318,7 +318,7 @@ export function describeFuzz(engine: Engine): void {
                 ? {}
                 : { payload: JSON.stringify(body) }),
             });
-            const problem = describeProblem(response);
+            const problem = describeProblem(response, route.path);
             if (problem !== undefined)
               throw new Error(
                 `${route.method} ${url} (${caller}) body=${JSON.stringify(body).slice(0, 300)} → ${problem}`,
@@ -331,9 +331,22 @@ export function describeFuzz(engine: Engine): void {
   });
 }
 
-function describeProblem(response: InjectResponse): string | undefined {
+/** The OpenAI-compatible routes answer errors in OpenAI's shape, which has no request id. */
+const openAiShapedPaths = new Set(['/v1/chat/completions', '/v1/models']);
+
+function describeProblem(response: InjectResponse, path: string): string | undefined {
   if (response.statusCode >= 500) return `${response.statusCode} ${response.body.slice(0, 300)}`;
   if (response.statusCode < 400) return undefined;
+  if (openAiShapedPaths.has(path)) {
+    try {
+      const body = response.json<{ error?: Record<string, unknown> }>();
+      const ok =
+        typeof body.error?.['message'] === 'string' && typeof body.error['type'] === 'string' && 'param' in body.error && 'code' in body.error;
+      return ok ? undefined : `unexpected OpenAI error body ${response.body.slice(0, 200)}`;
+    } catch {
+      return `non-JSON error body ${response.body.slice(0, 200)}`;
+    }
+  }
   try {
     const body = response.json<{ error?: { code?: unknown; message?: unknown; requestId?: unknown } }>();
     if (typeof body.error?.code !== 'string' || typeof body.error.message !== 'string')

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ModelRouter } from '../agent/model-routing/model-router';
+import { readModelRoutingSettings } from '../agent/model-routing/provider-settings';
+import { listServedModels } from './model-list';
+
+describe('listServedModels', () => {
+  it('lists the default model and exact routes whose provider has credentials, nothing invented', () => {
+    const environment = {
+      OPENAI_API_KEY: 'sk-test',
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      AGENTDESK_DEFAULT_MODEL: 'claude-sonnet-test',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'llama-3-70b', provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1' },
+        { pattern: 'mistral-*', provider: 'openai' },
+        { pattern: 'qwen-local', provider: 'openai', apiKeyEnv: 'QWEN_KEY_NOT_SET' },
+        { pattern: 'gemini-pro-test', provider: 'gemini' },
+        { pattern: 'claude-sonnet-test', provider: 'anthropic' },
+      ]),
+    };
+    const settings = readModelRoutingSettings(environment);
+    const list = listServedModels(new ModelRouter(settings, environment), settings);
+    expect(list).toEqual({
+      object: 'list',
+      data: [
+        { id: 'claude-sonnet-test', object: 'model', created: 0, owned_by: 'anthropic' },
+        { id: 'llama-3-70b', object: 'model', created: 0, owned_by: 'openai' },
+      ],
+    });
+  });
+
+  it('is empty rather than wrong when the default model cannot be served', () => {
+    const settings = readModelRoutingSettings({ AGENTDESK_DEFAULT_MODEL: 'gpt-test' });
+    expect(listServedModels(new ModelRouter(settings, {}), settings).data).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { ApiMetrics } from '../metrics/api-metrics';
+import { agentDeskCodeOf, toOpenAIError } from './openai-error';
+
+/** What answering an error needs besides the request. */
+export interface ErrorReporting {
+  readonly logger: Logger;
+  readonly metrics: ApiMetrics;
+}
+
+/** Logs, counts and answers one failure of an OpenAI-compatible route in OpenAI's error shape. */
+export function sendOpenAIError(
+  exception: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reporting: ErrorReporting,
+): void {
+  const failure = toOpenAIError(exception);
+  const requestId = typeof request?.id === 'string' ? request.id : null;
+  if (failure.status >= 500) {
+    reporting.logger.error(
+      { err: exception, requestId, status: failure.status },
+      'OpenAI-compatible request failed',
+    );
+  } else {
+    reporting.logger.debug(
+      { requestId, status: failure.status, reason: failure.body.error.message },
+      'OpenAI-compatible request refused',
+    );
+  }
+  reporting.metrics.errors.inc({ code: agentDeskCodeOf(exception) });
+  if (reply.sent) return;
+  void reply
+    .status(failure.status)
+    .headers({ ...failure.headers, 'content-type': 'application/json; charset=utf-8' })
+    .send(failure.body);
+}

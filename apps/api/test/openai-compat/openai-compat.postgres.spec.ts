@@ -1,0 +1,3 @@
+import { describeOpenAICompat } from './openai-compat.suite';
+
+describeOpenAICompat('postgres');
