@@ -26,6 +26,10 @@ describe('error mapping', () => {
       RATE_LIMITED: 429,
       NOT_READY: 503,
       INTERNAL: 500,
+      UNKNOWN_MODEL: 400,
+      PROVIDER_NOT_CONFIGURED: 503,
+      UPSTREAM_FAILED: 502,
+      UPSTREAM_TIMEOUT: 504,
     });
   });
 
