@@ -8,6 +8,9 @@ const workspaceRoot = dirname(fileURLToPath(import.meta.url));
 export function workspaceAliases() {
   const tsconfig = JSON.parse(readFileSync(resolve(workspaceRoot, 'tsconfig.base.json'), 'utf8'));
   return Object.fromEntries(
-    Object.entries(tsconfig.compilerOptions.paths).map(([name, [target]]) => [name, resolve(workspaceRoot, target)]),
+    Object.entries(tsconfig.compilerOptions.paths).map(([name, [target]]) => [
+      name,
+      resolve(workspaceRoot, target),
+    ]),
   );
 }

@@ -15,7 +15,12 @@ import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
 import type { AssistantMessage, ChatMessage, ToolMessage } from '@agentdesk/providers';
-import { ScratchpadCompressor, createTokenCounter, omissionMarker, truncationNotice } from '@agentdesk/compressor';
+import {
+  ScratchpadCompressor,
+  createTokenCounter,
+  omissionMarker,
+  truncationNotice,
+} from '@agentdesk/compressor';
 
 const BUDGET_TOKENS = 8000;
 const MEGABYTE = 1_000_000;
@@ -46,7 +51,11 @@ function toolOutput(shape: Shape, characters: number): string {
 
 function scratchpad(result: string, id = 'call_1'): [AssistantMessage, ToolMessage] {
   return [
-    { role: 'assistant', content: '', toolCalls: [{ id, name: 'sql', arguments: '{"query":"select * from orders"}' }] },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id, name: 'sql', arguments: '{"query":"select * from orders"}' }],
+    },
     { role: 'tool', toolCallId: id, toolName: 'sql', content: result },
   ];
 }
@@ -60,7 +69,9 @@ function naiveTruncate(text: string, targetTokens: number): string {
   const tokens = encode(text, plain);
   if (tokens.length <= targetTokens) return text;
   const head = Math.floor(available * 0.6);
-  return notice + decode(tokens.slice(0, head)) + marker + decode(tokens.slice(tokens.length - (available - head)));
+  return (
+    notice + decode(tokens.slice(0, head)) + marker + decode(tokens.slice(tokens.length - (available - head)))
+  );
 }
 
 function median(values: readonly number[]): number {
@@ -68,7 +79,8 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-const format = (value: number): string => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const format = (value: number): string =>
+  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 
 interface TruncationRow {
   shape: Shape;
@@ -102,7 +114,16 @@ async function measureTruncation(shape: Shape, megabytes: number): Promise<Trunc
   naiveTruncate(text, BUDGET_TOKENS);
   const naive = performance.now() - naiveStarted;
   const warm = durations.slice(1);
-  return { shape, megabytes, fastMedian: median(warm), fastMinimum: Math.min(...warm), fastFirst: durations[0]!, naive, tokensAfter, strategy };
+  return {
+    shape,
+    megabytes,
+    fastMedian: median(warm),
+    fastMinimum: Math.min(...warm),
+    fastFirst: durations[0]!,
+    naive,
+    tokensAfter,
+    strategy,
+  };
 }
 
 interface CacheRow {
@@ -115,10 +136,16 @@ interface CacheRow {
 
 /** About 100k tokens over 20 call/result pairs of logs. */
 function hundredThousandTokenScratchpad(): ChatMessage[] {
-  return Array.from({ length: 20 }, (_, index) => scratchpad(toolOutput('log', 13_000).replaceAll('request_id=', `r${index}=`), `call_${index}`)).flat();
+  return Array.from({ length: 20 }, (_, index) =>
+    scratchpad(toolOutput('log', 13_000).replaceAll('request_id=', `r${index}=`), `call_${index}`),
+  ).flat();
 }
 
-async function measureCache(scenario: string, entries: ChatMessage[], budgetTokens: number): Promise<CacheRow> {
+async function measureCache(
+  scenario: string,
+  entries: ChatMessage[],
+  budgetTokens: number,
+): Promise<CacheRow> {
   const compressor = new ScratchpadCompressor({ model: 'gpt-4o' });
   const coldStarted = performance.now();
   const first = await compressor.compress({ entries, budgetTokens });
@@ -129,7 +156,13 @@ async function measureCache(scenario: string, entries: ChatMessage[], budgetToke
     await compressor.compress({ entries, budgetTokens });
     warm.push(performance.now() - started);
   }
-  return { scenario, tokens: first.event.tokensBefore, cold, warmMedian: median(warm), method: first.event.method };
+  return {
+    scenario,
+    tokens: first.event.tokensBefore,
+    cold,
+    warmMedian: median(warm),
+    method: first.event.method,
+  };
 }
 
 async function main(): Promise<void> {
@@ -139,7 +172,9 @@ async function main(): Promise<void> {
     for (const megabytes of sizes) {
       const row = await measureTruncation(shape, megabytes);
       truncationRows.push(row);
-      console.log(`${shape} ${megabytes} MB: fast ${format(row.fastMedian)} ms, naive ${format(row.naive)} ms`);
+      console.log(
+        `${shape} ${megabytes} MB: fast ${format(row.fastMedian)} ms, naive ${format(row.naive)} ms`,
+      );
     }
   }
 
@@ -165,13 +200,19 @@ async function main(): Promise<void> {
   const cacheTable = [
     '| scenario | tokens before | first compression ms | re-compression median ms (200 runs) | method |',
     '|---|---:|---:|---:|---|',
-    ...cacheRows.map((row) => `| ${row.scenario} | ${row.tokens.toLocaleString('en-US')} | ${format(row.cold)} | ${row.warmMedian.toFixed(3)} | ${row.method} |`),
+    ...cacheRows.map(
+      (row) =>
+        `| ${row.scenario} | ${row.tokens.toLocaleString('en-US')} | ${format(row.cold)} | ${row.warmMedian.toFixed(3)} | ${row.method} |`,
+    ),
   ].join('\n');
   const section = `<!-- results:start -->\n${header}\n\n${truncationTable}\n\n${cacheTable}\n<!-- results:end -->`;
   console.log(`\n${header}\n\n${truncationTable}\n\n${cacheTable}`);
   if (writeDocument) {
     const document = readFileSync(documentPath, 'utf8');
-    writeFileSync(documentPath, document.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, section));
+    writeFileSync(
+      documentPath,
+      document.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, section),
+    );
     console.log(`\nupdated ${documentPath}`);
   }
 }

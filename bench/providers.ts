@@ -24,11 +24,19 @@ async function drain(iterable: AsyncIterable<unknown>): Promise<void> {
 
 async function main(): Promise<void> {
   const emulator = await startEmulatorProcess();
-  await emulator.script([{ kind: 'text', text: streamText, chunkSize: 10, times: 'always', match: { stream: true } }]);
-  const model = { openai: 'gpt-bench', anthropic: 'claude-bench', gemini: 'gemini-bench' } satisfies Record<ProviderName, string>;
+  await emulator.script([
+    { kind: 'text', text: streamText, chunkSize: 10, times: 'always', match: { stream: true } },
+  ]);
+  const model = { openai: 'gpt-bench', anthropic: 'claude-bench', gemini: 'gemini-bench' } satisfies Record<
+    ProviderName,
+    string
+  >;
   const openai = new OpenAI({ apiKey: 'k', baseURL: `${emulator.url}/v1`, maxRetries: 0 });
   const anthropic = new Anthropic({ apiKey: 'k', baseURL: emulator.url, maxRetries: 0 });
-  const gemini = new GoogleGenerativeAI('k').getGenerativeModel({ model: model.gemini }, { baseUrl: emulator.url, apiVersion: 'v1beta' });
+  const gemini = new GoogleGenerativeAI('k').getGenerativeModel(
+    { model: model.gemini },
+    { baseUrl: emulator.url, apiVersion: 'v1beta' },
+  );
   const messages = [{ role: 'user' as const, content: 'Hello, how are you?' }];
 
   const raw: Record<ProviderName, { once: () => Promise<unknown>; stream: () => Promise<unknown> }> = {
@@ -47,10 +55,22 @@ async function main(): Promise<void> {
     },
     anthropic: {
       once: () => anthropic.messages.create({ model: model.anthropic, max_tokens: 256, messages }),
-      stream: async () => drain(await anthropic.messages.create({ model: model.anthropic, max_tokens: 256, messages, stream: true })),
+      stream: async () =>
+        drain(
+          await anthropic.messages.create({
+            model: model.anthropic,
+            max_tokens: 256,
+            messages,
+            stream: true,
+          }),
+        ),
     },
     gemini: {
-      once: () => gemini.generateContent({ contents: [{ role: 'user', parts: [{ text: messages[0]!.content }] }], generationConfig: { maxOutputTokens: 256 } }),
+      once: () =>
+        gemini.generateContent({
+          contents: [{ role: 'user', parts: [{ text: messages[0]!.content }] }],
+          generationConfig: { maxOutputTokens: 256 },
+        }),
       stream: async () =>
         drain(
           (
@@ -64,9 +84,19 @@ async function main(): Promise<void> {
   };
   const clients: Record<ProviderName, SupportedClient> = { openai, anthropic, gemini };
   const ours = (provider: ProviderName) => ({
-    once: () => executeChatCompletion(clients[provider], { modelParams: { model: model[provider], maxTokens: 256 }, messages }),
+    once: () =>
+      executeChatCompletion(clients[provider], {
+        modelParams: { model: model[provider], maxTokens: 256 },
+        messages,
+      }),
     stream: () =>
-      drain(executeChatCompletion(clients[provider], { modelParams: { model: model[provider], maxTokens: 256 }, messages, stream: true })),
+      drain(
+        executeChatCompletion(clients[provider], {
+          modelParams: { model: model[provider], maxTokens: 256 },
+          messages,
+          stream: true,
+        }),
+      ),
   });
 
   const rows: string[] = [];
@@ -85,7 +115,8 @@ async function main(): Promise<void> {
       const rawCpu = percentile(rawStats.batchCpuPerRequest, 0.5);
       const ratio = medianCpuRatio(oursStats, rawStats);
       const oursCpu = rawCpu * ratio;
-      const perChunk = mode === 'stream' ? `${(((oursCpu - rawCpu) / streamChunks) * 1000).toFixed(0)} ns` : '—';
+      const perChunk =
+        mode === 'stream' ? `${(((oursCpu - rawCpu) / streamChunks) * 1000).toFixed(0)} ns` : '—';
       rows.push(
         `| ${provider} | ${mode === 'once' ? 'non-streaming' : `streaming (${streamChunks} chunks)`} | ${rawCpu.toFixed(0)} | ${oursCpu.toFixed(0)} | ${ratio.toFixed(3)}× | ${percentile(rawStats.latenciesMs, 0.5).toFixed(3)} | ${percentile(oursStats.latenciesMs, 0.5).toFixed(3)} | ${perChunk} |`,
       );
@@ -96,7 +127,9 @@ async function main(): Promise<void> {
     `${rounds} interleaved rounds × ${batch} sequential requests per variant, after a discarded warm-up.\n` +
       'CPU: median batch of the raw call; ratio: median over rounds of ours/raw in the same round.\n',
   );
-  console.log('| provider | mode | raw CPU µs/req | ours CPU µs/req | ratio (target ≤ 1.1×) | raw p50 ms | ours p50 ms | added CPU per chunk |');
+  console.log(
+    '| provider | mode | raw CPU µs/req | ours CPU µs/req | ratio (target ≤ 1.1×) | raw p50 ms | ours p50 ms | added CPU per chunk |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 }

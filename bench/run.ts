@@ -19,6 +19,8 @@ if (unknown.length) {
 }
 for (const name of requested.length ? requested : available) {
   console.log(`\n### bench/${name}.ts`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(benchDirectory, `${name}.ts`)], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(benchDirectory, `${name}.ts`)], {
+    stdio: 'inherit',
+  });
   if (run.status !== 0) process.exit(run.status ?? 1);
 }

@@ -74,7 +74,8 @@ interface SeedDialect {
 
 const sqliteSeed: SeedDialect = {
   name: 'sqlite',
-  numbers: (count) => `with recursive n(i) as (select 0 union all select i + 1 from n where i < ${count - 1})`,
+  numbers: (count) =>
+    `with recursive n(i) as (select 0 union all select i + 1 from n where i < ${count - 1})`,
   hex: (expression, width) => `printf('%0${width}x', ${expression})`,
 };
 
@@ -202,7 +203,10 @@ function scenarios(database: AppDatabase): Scenario[] {
   let secondPageCursor: string | null = null;
 
   return [
-    { name: 'admin: all users, first page', run: () => sessions.listAllSessionsForAdmin({}, { limit: pageSize }) },
+    {
+      name: 'admin: all users, first page',
+      run: () => sessions.listAllSessionsForAdmin({}, { limit: pageSize }),
+    },
     {
       name: 'admin: all users, second page (cursor)',
       run: async () => {
@@ -214,8 +218,14 @@ function scenarios(database: AppDatabase): Scenario[] {
       name: 'admin: closed + label "report" + before mid-range',
       run: () => sessions.listAllSessionsForAdmin(filtered, { limit: pageSize }),
     },
-    { name: 'admin: filter by one user', run: () => sessions.listAllSessionsForAdmin({ ownerUserId: nextUserId() }, { limit: pageSize }) },
-    { name: "user: own sessions, first page", run: () => sessions.listForOwner(nextUserId(), {}, { limit: 20 }) },
+    {
+      name: 'admin: filter by one user',
+      run: () => sessions.listAllSessionsForAdmin({ ownerUserId: nextUserId() }, { limit: pageSize }),
+    },
+    {
+      name: 'user: own sessions, first page',
+      run: () => sessions.listForOwner(nextUserId(), {}, { limit: 20 }),
+    },
   ];
 }
 
@@ -235,14 +245,30 @@ async function measure(engine: string, scenario: Scenario): Promise<Result> {
   }
   durations.sort((left, right) => left - right);
   const mean = durations.reduce((sum, value) => sum + value, 0) / durations.length;
-  return { engine, scenario: scenario.name, p50: percentile(durations, 0.5), p99: percentile(durations, 0.99), mean, max: durations.at(-1)!, rows };
+  return {
+    engine,
+    scenario: scenario.name,
+    p50: percentile(durations, 0.5),
+    p99: percentile(durations, 0.99),
+    mean,
+    max: durations.at(-1)!,
+    rows,
+  };
 }
 
 async function explain(database: AppDatabase): Promise<string[]> {
   const { db } = database;
-  const query = db.selectFrom('sessions').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(pageSize + 1).compile();
+  const query = db
+    .selectFrom('sessions')
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize + 1)
+    .compile();
   const prefix = database.dialect === 'sqlite' ? 'explain query plan ' : 'explain ';
-  const result = await sql.raw<Record<string, unknown>>(prefix + query.sql.replace(/\$1|\?/, String(pageSize + 1))).execute(db);
+  const result = await sql
+    .raw<Record<string, unknown>>(prefix + query.sql.replace(/\$1|\?/, String(pageSize + 1)))
+    .execute(db);
   return result.rows.map((row) => String(row['detail'] ?? row['QUERY PLAN']));
 }
 
@@ -252,7 +278,11 @@ function table(results: Result[]): string {
     '|---|---|---:|---:|---:|---:|---:|---|',
   ];
   for (const result of results) {
-    const target = result.scenario.startsWith('admin: all users, first page') ? (result.engine === 'SQLite' ? '≤ 5 ms' : '≤ 15 ms') : '';
+    const target = result.scenario.startsWith('admin: all users, first page')
+      ? result.engine === 'SQLite'
+        ? '≤ 5 ms'
+        : '≤ 15 ms'
+      : '';
     lines.push(
       `| ${result.engine} | ${result.scenario} | ${result.rows} | ${result.p50.toFixed(3)} | ${result.p99.toFixed(3)} | ${result.mean.toFixed(3)} | ${result.max.toFixed(2)} | ${target} |`,
     );
@@ -261,7 +291,9 @@ function table(results: Result[]): string {
 }
 
 async function main(): Promise<void> {
-  console.log(`${sessionCount.toLocaleString('en')} sessions over ${userCount.toLocaleString('en')} users; ${runs} timed runs after ${warmupRuns} warm-up runs; page size ${pageSize}`);
+  console.log(
+    `${sessionCount.toLocaleString('en')} sessions over ${userCount.toLocaleString('en')} users; ${runs} timed runs after ${warmupRuns} warm-up runs; page size ${pageSize}`,
+  );
   const results: Result[] = [];
   const plans: string[] = [];
   for (const [engine, open] of [
@@ -270,7 +302,10 @@ async function main(): Promise<void> {
   ] as const) {
     const database = await open();
     try {
-      const count = await database.db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const count = await database.db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
       console.log(`${engine}: ${Number(count.count).toLocaleString('en')} sessions`);
       plans.push(`${engine}: ${(await explain(database)).join(' / ')}`);
       for (const scenario of scenarios(database)) results.push(await measure(engine, scenario));
@@ -285,7 +320,10 @@ async function main(): Promise<void> {
     const document = readFileSync(documentPath, 'utf8');
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
     const section = `<!-- results:start -->\n${machine}; ${sessionCount.toLocaleString('en')} sessions, ${userCount.toLocaleString('en')} users, ${runs} runs after ${warmupRuns} warm-up, page size ${pageSize} (own list: 20).\n\n${output}\n\nFirst-page plans:\n\n${plans.map((plan) => `- ${plan}`).join('\n')}\n<!-- results:end -->`;
-    writeFileSync(documentPath, document.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, section));
+    writeFileSync(
+      documentPath,
+      document.replace(/<!-- results:start -->[\s\S]*<!-- results:end -->/, section),
+    );
     console.log(`updated ${documentPath}`);
   }
 }

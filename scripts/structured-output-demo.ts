@@ -27,7 +27,10 @@ const invoiceSchema: JsonSchema = {
   $defs: {
     line: {
       type: 'object',
-      properties: { sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' }, quantity: { type: 'integer', minimum: 1 } },
+      properties: {
+        sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' },
+        quantity: { type: 'integer', minimum: 1 },
+      },
       required: ['sku', 'quantity'],
     },
   },
@@ -38,7 +41,11 @@ async function main(): Promise<void> {
   console.log(`Provider emulator (offline, no real provider is called) listening on ${emulator.url}\n`);
   const clients: Array<[string, SupportedClient, string]> = [
     ['openai', new OpenAI({ apiKey: 'sk-local', baseURL: emulator.openaiBaseUrl }), 'gpt-4o-mini'],
-    ['anthropic', new Anthropic({ apiKey: 'sk-ant-local', baseURL: emulator.anthropicBaseUrl }), 'claude-demo'],
+    [
+      'anthropic',
+      new Anthropic({ apiKey: 'sk-ant-local', baseURL: emulator.anthropicBaseUrl }),
+      'claude-demo',
+    ],
     [
       'gemini',
       new GoogleGenerativeAI('local-key').getGenerativeModel(
@@ -65,7 +72,11 @@ async function main(): Promise<void> {
         console.log(`  ${change.pointer || '/'}  ${change.keyword}  ${change.action}: ${change.detail}`);
       }
       console.log('json:', JSON.stringify(result.json));
-      console.log('valid against the original schema:', result.validation?.valid, result.validation?.errors ?? []);
+      console.log(
+        'valid against the original schema:',
+        result.validation?.valid,
+        result.validation?.errors ?? [],
+      );
       console.log('usage:', result.usage, '\n');
     }
   } finally {

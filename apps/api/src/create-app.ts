@@ -223,6 +223,7 @@ function openConfiguredDatabase(config: AppConfig, logger: Logger): AppDatabase 
   return openDatabase({
     url,
     poolSize: config.database.poolSize,
-    onIdleClientError: (error) => logger.warn({ err: error }, 'an idle database connection failed; it was discarded'),
+    onIdleClientError: (error) =>
+      logger.warn({ err: error }, 'an idle database connection failed; it was discarded'),
   });
 }

@@ -4,7 +4,13 @@ import { can } from './can';
 import { effectiveUserKey, resolveEffectiveUserId } from './effective-user';
 import { AuthzError } from './errors';
 import { isOwner } from './is-owner';
-import { ANONYMOUS_USER_ID, anonymousPrincipal, portalPrincipal, userPrincipal, type Principal } from './principal';
+import {
+  ANONYMOUS_USER_ID,
+  anonymousPrincipal,
+  portalPrincipal,
+  userPrincipal,
+  type Principal,
+} from './principal';
 import { roleHasScope } from './role-scopes';
 import { scopeReach, scopes } from './scopes';
 
@@ -13,7 +19,9 @@ const scope = fc.constantFrom(...scopes);
 const userRole = fc.constantFrom('user' as const, 'viewer' as const, 'admin' as const);
 const nonAdminUserRole = fc.constantFrom('user' as const, 'viewer' as const);
 
-const portal = fc.record({ portalId: id, trustClientUserId: fc.boolean() }).map((fields) => portalPrincipal(fields));
+const portal = fc
+  .record({ portalId: id, trustClientUserId: fc.boolean() })
+  .map((fields) => portalPrincipal(fields));
 const nonAdminPrincipal: fc.Arbitrary<Principal> = fc.oneof(
   fc.record({ id, role: nonAdminUserRole }).map((fields) => userPrincipal(fields)),
   portal,
@@ -37,11 +45,22 @@ describe('authz properties', () => {
 
   it('no non-admin principal passes an own-data scope on a resource its effective user does not own', () => {
     fc.assert(
-      fc.property(nonAdminPrincipal, scope, id, fc.option(id), (principal, checked, owner, effectiveUserId) => {
-        const effective = principal.kind === 'user' ? principal.id : principal.kind === 'portal' ? effectiveUserId : ANONYMOUS_USER_ID;
-        fc.pre(scopeReach[checked] === 'own' && owner !== effective);
-        expect(can(principal, checked, { ownerUserId: owner, effectiveUserId })).toBe(false);
-      }),
+      fc.property(
+        nonAdminPrincipal,
+        scope,
+        id,
+        fc.option(id),
+        (principal, checked, owner, effectiveUserId) => {
+          const effective =
+            principal.kind === 'user'
+              ? principal.id
+              : principal.kind === 'portal'
+                ? effectiveUserId
+                : ANONYMOUS_USER_ID;
+          fc.pre(scopeReach[checked] === 'own' && owner !== effective);
+          expect(can(principal, checked, { ownerUserId: owner, effectiveUserId })).toBe(false);
+        },
+      ),
     );
   });
 
@@ -56,33 +75,37 @@ describe('authz properties', () => {
 
   it('resolving never yields another user for a user key, and never a foreign namespace for a portal', () => {
     fc.assert(
-      fc.property(anyPrincipal, fc.option(fc.string({ maxLength: 20 }), { nil: undefined }), (principal, requested) => {
-        let effective;
-        try {
-          effective = resolveEffectiveUserId(principal, requested);
-        } catch (error) {
-          expect(error).toBeInstanceOf(AuthzError);
-          return;
-        }
-        switch (effective.kind) {
-          case 'user':
-            expect(principal.kind).toBe('user');
-            expect(effective.userId).toBe(principal.id);
-            break;
-          case 'portal-user':
-            expect(principal.kind === 'portal' && principal.trustClientUserId).toBe(true);
-            expect(effective.portalId).toBe(principal.portalId);
-            expect(effective.externalUserId).toBe(requested);
-            break;
-          case 'anonymous':
-            expect(principal.kind).toBe('anonymous');
-            break;
-          case 'none':
-            expect(principal.kind).toBe('portal');
-            expect(requested).toBeUndefined();
-            break;
-        }
-      }),
+      fc.property(
+        anyPrincipal,
+        fc.option(fc.string({ maxLength: 20 }), { nil: undefined }),
+        (principal, requested) => {
+          let effective;
+          try {
+            effective = resolveEffectiveUserId(principal, requested);
+          } catch (error) {
+            expect(error).toBeInstanceOf(AuthzError);
+            return;
+          }
+          switch (effective.kind) {
+            case 'user':
+              expect(principal.kind).toBe('user');
+              expect(effective.userId).toBe(principal.id);
+              break;
+            case 'portal-user':
+              expect(principal.kind === 'portal' && principal.trustClientUserId).toBe(true);
+              expect(effective.portalId).toBe(principal.portalId);
+              expect(effective.externalUserId).toBe(requested);
+              break;
+            case 'anonymous':
+              expect(principal.kind).toBe('anonymous');
+              break;
+            case 'none':
+              expect(principal.kind).toBe('portal');
+              expect(requested).toBeUndefined();
+              break;
+          }
+        },
+      ),
     );
   });
 
@@ -107,11 +130,18 @@ describe('authz properties', () => {
 
   it('a resource never widens what the role table allows', () => {
     fc.assert(
-      fc.property(anyPrincipal, scope, fc.option(id), fc.option(id), fc.boolean(), (principal, checked, owner, effectiveUserId, devMode) => {
-        if (can(principal, checked, { ownerUserId: owner, effectiveUserId, devMode })) {
-          expect(roleHasScope(principal.role, checked)).toBe(true);
-        }
-      }),
+      fc.property(
+        anyPrincipal,
+        scope,
+        fc.option(id),
+        fc.option(id),
+        fc.boolean(),
+        (principal, checked, owner, effectiveUserId, devMode) => {
+          if (can(principal, checked, { ownerUserId: owner, effectiveUserId, devMode })) {
+            expect(roleHasScope(principal.role, checked)).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

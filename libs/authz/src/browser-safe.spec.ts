@@ -12,8 +12,12 @@ const runtimeFiles = readdirSync(sourceDirectory, { recursive: true, encoding: '
 describe('browser safety', () => {
   it.each(runtimeFiles)('%s imports only relative modules', (file) => {
     const source = readFileSync(join(sourceDirectory, file), 'utf8');
-    const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((match) => match[1]);
-    expect(specifiers.filter((specifier) => !specifier?.startsWith('./') && !specifier?.startsWith('../'))).toEqual([]);
+    const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map(
+      (match) => match[1],
+    );
+    expect(
+      specifiers.filter((specifier) => !specifier?.startsWith('./') && !specifier?.startsWith('../')),
+    ).toEqual([]);
     expect(source).not.toMatch(/\b(process|Buffer|require)\b/);
   });
 });

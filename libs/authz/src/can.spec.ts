@@ -27,7 +27,9 @@ const expected: Record<Scope, Record<Role, boolean>> = {
 const noUserDataScopes = new Set<Scope>(['completions:create', 'lab:run', 'lab:read']);
 
 function principalWithRole(role: Role, id = `u-${role}`): Principal {
-  return role === 'portal' ? portalPrincipal({ portalId: 'p1', trustClientUserId: true }) : userPrincipal({ id, role });
+  return role === 'portal'
+    ? portalPrincipal({ portalId: 'p1', trustClientUserId: true })
+    : userPrincipal({ id, role });
 }
 
 const ownDataScopes = new Set<Scope>(['sessions:read', 'sessions:write', 'messages:read', 'messages:write']);
@@ -54,7 +56,11 @@ describe('can: every role × scope', () => {
     const principal = principalWithRole(role);
     const granted = can(principal, scope, { ownerUserId: 'u-stranger', effectiveUserId: 'u-end-user' });
     // Own-data scopes on someone else's resource: only the admin; other scopes follow the table.
-    const expectation = ownDataScopes.has(scope) ? role === 'admin' : noUserDataScopes.has(scope) ? false : expected[scope][role];
+    const expectation = ownDataScopes.has(scope)
+      ? role === 'admin'
+      : noUserDataScopes.has(scope)
+        ? false
+        : expected[scope][role];
     expect(granted).toBe(expectation);
   });
 });
@@ -80,7 +86,9 @@ describe('can: principal-specific rules', () => {
 
   it('dev mode does not extend to named principals', () => {
     const portal = portalPrincipal({ portalId: 'p1', trustClientUserId: true });
-    expect(can(portal, 'sessions:read', { ownerUserId: 'u-x', effectiveUserId: 'anonymous', devMode: true })).toBe(false);
+    expect(
+      can(portal, 'sessions:read', { ownerUserId: 'u-x', effectiveUserId: 'anonymous', devMode: true }),
+    ).toBe(false);
     const alice = userPrincipal({ id: 'u-alice' });
     expect(can(alice, 'sessions:read', { ownerUserId: 'u-x', devMode: true })).toBe(false);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveUserKey, MAX_REQUESTED_USER_ID_LENGTH, resolveEffectiveUserId, type EffectiveUser } from './effective-user';
+import {
+  effectiveUserKey,
+  MAX_REQUESTED_USER_ID_LENGTH,
+  resolveEffectiveUserId,
+  type EffectiveUser,
+} from './effective-user';
 import { AuthzError, AuthzErrorCode } from './errors';
 import { anonymousPrincipal, portalPrincipal, userPrincipal, type Principal } from './principal';
 
@@ -10,7 +15,12 @@ const trustedP1 = portalPrincipal({ portalId: 'p1', trustClientUserId: true });
 const trustedP2 = portalPrincipal({ portalId: 'p2', trustClientUserId: true });
 const untrustedP1 = portalPrincipal({ portalId: 'p1' });
 
-type Row = [name: string, principal: Principal, requested: string | null | undefined, expected: EffectiveUser | AuthzErrorCode];
+type Row = [
+  name: string,
+  principal: Principal,
+  requested: string | null | undefined,
+  expected: EffectiveUser | AuthzErrorCode,
+];
 
 const table: Row[] = [
   ['user, nobody named', alice, undefined, { kind: 'user', userId: 'u-alice' }],
@@ -20,8 +30,18 @@ const table: Row[] = [
   ['admin naming someone else (admin routes are separate)', admin, 'u-bob', AuthzErrorCode.UserMismatch],
   ['viewer naming someone else', viewer, 'u-bob', AuthzErrorCode.UserMismatch],
   ['admin, nobody named', admin, undefined, { kind: 'user', userId: 'u-admin' }],
-  ['trusted portal naming alice', trustedP1, 'alice', { kind: 'portal-user', portalId: 'p1', externalUserId: 'alice' }],
-  ['other trusted portal naming alice', trustedP2, 'alice', { kind: 'portal-user', portalId: 'p2', externalUserId: 'alice' }],
+  [
+    'trusted portal naming alice',
+    trustedP1,
+    'alice',
+    { kind: 'portal-user', portalId: 'p1', externalUserId: 'alice' },
+  ],
+  [
+    'other trusted portal naming alice',
+    trustedP2,
+    'alice',
+    { kind: 'portal-user', portalId: 'p2', externalUserId: 'alice' },
+  ],
   ['trusted portal naming nobody', trustedP1, undefined, { kind: 'none' }],
   ['untrusted portal naming nobody', untrustedP1, undefined, { kind: 'none' }],
   ['untrusted portal naming alice', untrustedP1, 'alice', AuthzErrorCode.PortalNotTrusted],
@@ -30,8 +50,18 @@ const table: Row[] = [
   ['anonymous naming someone', anonymousPrincipal, 'alice', AuthzErrorCode.UserMismatch],
   ['empty id', trustedP1, '', AuthzErrorCode.InvalidRequestedUserId],
   ['control character', trustedP1, 'ali\nce', AuthzErrorCode.InvalidRequestedUserId],
-  ['too long', trustedP1, 'a'.repeat(MAX_REQUESTED_USER_ID_LENGTH + 1), AuthzErrorCode.InvalidRequestedUserId],
-  ['longest allowed', trustedP1, 'a'.repeat(MAX_REQUESTED_USER_ID_LENGTH), { kind: 'portal-user', portalId: 'p1', externalUserId: 'a'.repeat(MAX_REQUESTED_USER_ID_LENGTH) }],
+  [
+    'too long',
+    trustedP1,
+    'a'.repeat(MAX_REQUESTED_USER_ID_LENGTH + 1),
+    AuthzErrorCode.InvalidRequestedUserId,
+  ],
+  [
+    'longest allowed',
+    trustedP1,
+    'a'.repeat(MAX_REQUESTED_USER_ID_LENGTH),
+    { kind: 'portal-user', portalId: 'p1', externalUserId: 'a'.repeat(MAX_REQUESTED_USER_ID_LENGTH) },
+  ],
   ['empty id from a user key', alice, '', AuthzErrorCode.InvalidRequestedUserId],
 ];
 

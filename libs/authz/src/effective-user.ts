@@ -30,7 +30,10 @@ export type EffectiveUser =
  *
  * Resolving never grants access: ownership is checked afterwards against the effective user.
  */
-export function resolveEffectiveUserId(principal: Principal, requestedUserId: string | null | undefined): EffectiveUser {
+export function resolveEffectiveUserId(
+  principal: Principal,
+  requestedUserId: string | null | undefined,
+): EffectiveUser {
   const named = requestedUserId ?? null;
   if (named !== null) assertValidRequestedUserId(named);
 
@@ -48,7 +51,10 @@ export function resolveEffectiveUserId(principal: Principal, requestedUserId: st
     case 'portal':
       if (named === null) return { kind: 'none' };
       if (!principal.trustClientUserId) {
-        throw new AuthzError(AuthzErrorCode.PortalNotTrusted, 'This portal key is not trusted to name an end user');
+        throw new AuthzError(
+          AuthzErrorCode.PortalNotTrusted,
+          'This portal key is not trusted to name an end user',
+        );
       }
       return { kind: 'portal-user', portalId: principal.portalId, externalUserId: named };
   }

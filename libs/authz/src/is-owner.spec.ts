@@ -57,7 +57,9 @@ describe('isOwner (seed semantics)', () => {
 
   it('a trusted portal acting for the owner is the owner', () => {
     const trustedPortal = portalPrincipal({ portalId: 'portal-1', trustClientUserId: true });
-    expect(can(trustedPortal, 'sessions:read', { ownerUserId: 'alice', effectiveUserId: 'alice' })).toBe(true);
+    expect(can(trustedPortal, 'sessions:read', { ownerUserId: 'alice', effectiveUserId: 'alice' })).toBe(
+      true,
+    );
   });
 
   it('ignores truthy non-boolean flags from untyped callers', () => {

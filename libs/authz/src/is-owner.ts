@@ -25,7 +25,8 @@ export function isOwner(
 ): boolean {
   // `=== true` so a truthy non-boolean from an untyped caller cannot grant access.
   if (options.isAdmin === true) return true;
-  if (resourceUserId !== null && resourceUserId !== undefined && resourceUserId === effectiveUserId) return true;
+  if (resourceUserId !== null && resourceUserId !== undefined && resourceUserId === effectiveUserId)
+    return true;
   if (options.devMode === true && effectiveUserId === ANONYMOUS_USER_ID) return true;
   return false;
 }

@@ -1,7 +1,12 @@
 import type { Role } from './roles';
 import { scopes, type Scope } from './scopes';
 
-const ownDataScopes = ['sessions:read', 'sessions:write', 'messages:read', 'messages:write'] as const satisfies readonly Scope[];
+const ownDataScopes = [
+  'sessions:read',
+  'sessions:write',
+  'messages:read',
+  'messages:write',
+] as const satisfies readonly Scope[];
 
 /**
  * Roles → scopes, as data: the API guard and the console read the same table.

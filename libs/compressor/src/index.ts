@@ -14,7 +14,12 @@ export type {
   TruncatedItem,
 } from './compressor/compression-event';
 export { ScratchpadBudgetError } from './compressor/scratchpad-budget-error';
-export { groupScratchpad, splitScratchpad, ScratchpadInputError, type ScratchpadGroup } from './messages/scratchpad-groups';
+export {
+  groupScratchpad,
+  splitScratchpad,
+  ScratchpadInputError,
+  type ScratchpadGroup,
+} from './messages/scratchpad-groups';
 export { flattenContent } from './messages/flatten-content';
 
 export {

@@ -12,7 +12,8 @@ import { startProviderEmulator } from './emulator';
 function integerOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`--${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`--${name} must be a non-negative integer, got "${value}"`);
   return parsed;
 }
 

@@ -17,7 +17,13 @@ export interface EmulatorContext {
 export function recordExchange(
   context: EmulatorContext,
   exchange: Exchange,
-  fields: { provider: ProviderName; body: unknown; model: string | undefined; stream: boolean; requestId: string },
+  fields: {
+    provider: ProviderName;
+    body: unknown;
+    model: string | undefined;
+    stream: boolean;
+    requestId: string;
+  },
 ): void {
   context.recorder.record({
     provider: fields.provider,

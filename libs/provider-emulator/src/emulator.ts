@@ -73,7 +73,9 @@ export interface ProviderEmulator {
  * Out-of-process users script it over HTTP: `POST /_emulator/script`, `GET /_emulator/requests`,
  * `POST /_emulator/reset` (see the CLI, `src/cli.ts`).
  */
-export async function startProviderEmulator(options: ProviderEmulatorOptions = {}): Promise<ProviderEmulator> {
+export async function startProviderEmulator(
+  options: ProviderEmulatorOptions = {},
+): Promise<ProviderEmulator> {
   const context: EmulatorContext = {
     queue: new ScriptQueue(),
     recorder: new RequestRecorder(options.maxRecordedRequests ?? 1000),

@@ -16,16 +16,83 @@ function expectValid(schema: Record<string, unknown>): unknown {
 
 describe('jsonFromSchema', () => {
   it.each([
-    ['formats', { type: 'object', properties: Object.fromEntries(['date-time', 'date', 'time', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'uri', 'duration'].map((format) => [format, { type: 'string', format }])), required: ['date-time', 'uuid'] }],
-    ['numeric bounds', { type: 'object', properties: { a: { type: 'integer', minimum: 5, maximum: 9 }, b: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 }, c: { type: 'integer', multipleOf: 7, minimum: 10 }, d: { type: 'number', maximum: -3 } }, required: ['a', 'b', 'c', 'd'] }],
-    ['string lengths and patterns', { type: 'object', properties: { a: { type: 'string', minLength: 12 }, b: { type: 'string', maxLength: 3 }, c: { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' }, d: { type: 'string', pattern: '^(?:foo|bar)+_[a-f0-9]{2,}$' } }, required: ['a', 'b', 'c', 'd'] }],
+    [
+      'formats',
+      {
+        type: 'object',
+        properties: Object.fromEntries(
+          ['date-time', 'date', 'time', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid', 'uri', 'duration'].map(
+            (format) => [format, { type: 'string', format }],
+          ),
+        ),
+        required: ['date-time', 'uuid'],
+      },
+    ],
+    [
+      'numeric bounds',
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'integer', minimum: 5, maximum: 9 },
+          b: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+          c: { type: 'integer', multipleOf: 7, minimum: 10 },
+          d: { type: 'number', maximum: -3 },
+        },
+        required: ['a', 'b', 'c', 'd'],
+      },
+    ],
+    [
+      'string lengths and patterns',
+      {
+        type: 'object',
+        properties: {
+          a: { type: 'string', minLength: 12 },
+          b: { type: 'string', maxLength: 3 },
+          c: { type: 'string', pattern: '^[A-Z]{3}-\\d{4}$' },
+          d: { type: 'string', pattern: '^(?:foo|bar)+_[a-f0-9]{2,}$' },
+        },
+        required: ['a', 'b', 'c', 'd'],
+      },
+    ],
     ['arrays', { type: 'array', items: { type: 'integer' }, minItems: 3, maxItems: 4, uniqueItems: true }],
     ['prefixItems', { type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], items: false }],
-    ['enum and const', { type: 'object', properties: { a: { enum: ['x', 'y'] }, b: { const: 42 } }, required: ['a', 'b'] }],
-    ['anyOf and type arrays', { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'null' }] }, b: { type: ['integer', 'null'] } }, required: ['a', 'b'] }],
-    ['allOf', { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } }, required: ['b'] }] }],
-    ['minProperties', { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, minProperties: 1 }],
-    ['definitions (draft-07 style)', { type: 'object', properties: { a: { $ref: '#/definitions/thing' } }, required: ['a'], definitions: { thing: { type: 'string', enum: ['t'] } } }],
+    [
+      'enum and const',
+      { type: 'object', properties: { a: { enum: ['x', 'y'] }, b: { const: 42 } }, required: ['a', 'b'] },
+    ],
+    [
+      'anyOf and type arrays',
+      {
+        type: 'object',
+        properties: {
+          a: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          b: { type: ['integer', 'null'] },
+        },
+        required: ['a', 'b'],
+      },
+    ],
+    [
+      'allOf',
+      {
+        allOf: [
+          { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+          { properties: { b: { type: 'integer' } }, required: ['b'] },
+        ],
+      },
+    ],
+    [
+      'minProperties',
+      { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, minProperties: 1 },
+    ],
+    [
+      'definitions (draft-07 style)',
+      {
+        type: 'object',
+        properties: { a: { $ref: '#/definitions/thing' } },
+        required: ['a'],
+        definitions: { thing: { type: 'string', enum: ['t'] } },
+      },
+    ],
   ])('generates a valid instance for %s', (_name, schema) => {
     expectValid(schema as Record<string, unknown>);
   });
@@ -35,7 +102,11 @@ describe('jsonFromSchema', () => {
       $defs: {
         node: {
           type: 'object',
-          properties: { name: { type: 'string' }, next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] }, children: { type: 'array', items: { $ref: '#/$defs/node' } } },
+          properties: {
+            name: { type: 'string' },
+            next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
           required: ['name', 'next', 'children'],
         },
       },
@@ -51,7 +122,10 @@ describe('jsonFromSchema', () => {
   it("understands Gemini's OpenAPI subset", () => {
     const value = jsonFromSchema({
       type: 'OBJECT',
-      properties: { b: { type: 'STRING', format: 'enum', enum: ['on', 'off'] }, a: { type: 'INTEGER', nullable: true } },
+      properties: {
+        b: { type: 'STRING', format: 'enum', enum: ['on', 'off'] },
+        a: { type: 'INTEGER', nullable: true },
+      },
       propertyOrdering: ['a', 'b'],
     });
     expect(JSON.stringify(value)).toBe('{"a":1,"b":"on"}');
@@ -59,12 +133,23 @@ describe('jsonFromSchema', () => {
 
   it('produces valid instances for arbitrary simple schemas', () => {
     const leaf = fc.oneof(
-      fc.record({ type: fc.constant('string'), minLength: fc.nat(5), maxLength: fc.integer({ min: 5, max: 10 }) }, { requiredKeys: ['type'] }),
+      fc.record(
+        { type: fc.constant('string'), minLength: fc.nat(5), maxLength: fc.integer({ min: 5, max: 10 }) },
+        { requiredKeys: ['type'] },
+      ),
       fc.record({ type: fc.constant('string'), format: fc.constantFrom('email', 'date', 'uuid', 'ipv4') }),
       fc
         .tuple(fc.integer({ min: -50, max: 50 }), fc.nat(20), fc.constantFrom(undefined, 2, 5))
-        .map(([minimum, span, multipleOf]) => ({ type: 'integer', minimum, maximum: minimum + span + (multipleOf ?? 1) * 2, ...(multipleOf === undefined ? {} : { multipleOf }) })),
-      fc.record({ type: fc.constant('number'), exclusiveMinimum: fc.double({ min: -10, max: 10, noNaN: true }) }),
+        .map(([minimum, span, multipleOf]) => ({
+          type: 'integer',
+          minimum,
+          maximum: minimum + span + (multipleOf ?? 1) * 2,
+          ...(multipleOf === undefined ? {} : { multipleOf }),
+        })),
+      fc.record({
+        type: fc.constant('number'),
+        exclusiveMinimum: fc.double({ min: -10, max: 10, noNaN: true }),
+      }),
       fc.constant({ type: 'boolean' }),
       fc.array(fc.string(), { minLength: 1, maxLength: 4 }).map((values) => ({ enum: values })),
     );
@@ -76,7 +161,9 @@ describe('jsonFromSchema', () => {
         fc
           .dictionary(fc.string({ minLength: 1, maxLength: 6 }), tie('schema'), { maxKeys: 4 })
           .chain((properties) =>
-            fc.subarray(Object.keys(properties)).map((required) => ({ type: 'object', properties, required, additionalProperties: false })),
+            fc
+              .subarray(Object.keys(properties))
+              .map((required) => ({ type: 'object', properties, required, additionalProperties: false })),
           ),
         fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf })),
       ),

@@ -55,12 +55,20 @@ class InstanceGenerator {
   generate(schema: unknown, walk: Walk): unknown {
     if (!isRecord(schema) || walk.depth > maxDepth) return null;
     if ('const' in schema) return schema.const;
-    if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[walk.variant % schema.enum.length];
+    if (Array.isArray(schema.enum) && schema.enum.length > 0)
+      return schema.enum[walk.variant % schema.enum.length];
     if (typeof schema.$ref === 'string') return this.#generateRef(schema.$ref, walk);
     if (Array.isArray(schema.allOf)) return this.generate(mergeAllOf(schema), walk);
-    const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+    const branches = Array.isArray(schema.anyOf)
+      ? schema.anyOf
+      : Array.isArray(schema.oneOf)
+        ? schema.oneOf
+        : undefined;
     if (branches !== undefined && branches.length > 0) {
-      return this.generate(walk.minimal ? pickTerminalBranch(branches) : branches[0], { ...walk, depth: walk.depth + 1 });
+      return this.generate(walk.minimal ? pickTerminalBranch(branches) : branches[0], {
+        ...walk,
+        depth: walk.depth + 1,
+      });
     }
     switch (pickType(schema, walk.minimal)) {
       case 'null':
@@ -109,13 +117,19 @@ class InstanceGenerator {
 
   #objectFor(schema: JsonObject, walk: Walk): JsonObject {
     const properties = isRecord(schema.properties) ? schema.properties : {};
-    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : []);
+    const required = new Set(
+      Array.isArray(schema.required) ? schema.required.filter((key) => typeof key === 'string') : [],
+    );
     const includeOptional = !walk.minimal && walk.depth < fullDepth;
     const minProperties = typeof schema.minProperties === 'number' ? schema.minProperties : 0;
-    const ordering = Array.isArray(schema.propertyOrdering) ? schema.propertyOrdering.filter((key) => typeof key === 'string') : [];
+    const ordering = Array.isArray(schema.propertyOrdering)
+      ? schema.propertyOrdering.filter((key) => typeof key === 'string')
+      : [];
     const keys = [...new Set([...ordering, ...Object.keys(properties), ...required])];
     const result: JsonObject = {};
-    let optionalBudget = includeOptional ? Number.POSITIVE_INFINITY : Math.max(0, minProperties - required.size);
+    let optionalBudget = includeOptional
+      ? Number.POSITIVE_INFINITY
+      : Math.max(0, minProperties - required.size);
     const childWalk: Walk = { ...walk, depth: walk.depth + 1, variant: 0 };
     for (const key of keys) {
       const isRequired = required.has(key);
@@ -123,7 +137,8 @@ class InstanceGenerator {
         if (!(key in properties) || optionalBudget <= 0) continue;
         optionalBudget -= 1;
       }
-      const propertySchema = properties[key] ?? (isRecord(schema.additionalProperties) ? schema.additionalProperties : {});
+      const propertySchema =
+        properties[key] ?? (isRecord(schema.additionalProperties) ? schema.additionalProperties : {});
       result[key] = this.generate(propertySchema, childWalk);
     }
     return result;
@@ -185,7 +200,9 @@ function pickType(schema: JsonObject, minimal: boolean): string | undefined {
   const type = schema.type;
   if (typeof type === 'string') return type.toLowerCase();
   if (Array.isArray(type)) {
-    const names = type.filter((name): name is string => typeof name === 'string').map((name) => name.toLowerCase());
+    const names = type
+      .filter((name): name is string => typeof name === 'string')
+      .map((name) => name.toLowerCase());
     if (minimal && names.includes('null')) return 'null';
     return names.find((name) => name !== 'null') ?? names[0];
   }
@@ -201,10 +218,23 @@ function numberFor(schema: JsonObject, integer: boolean, variant: number): numbe
   const maximum = typeof schema.maximum === 'number' ? schema.maximum : undefined;
   // Draft-04 spelled exclusivity as a boolean beside minimum/maximum.
   const exclusiveMinimum =
-    typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : schema.exclusiveMinimum === true ? minimum : undefined;
+    typeof schema.exclusiveMinimum === 'number'
+      ? schema.exclusiveMinimum
+      : schema.exclusiveMinimum === true
+        ? minimum
+        : undefined;
   const exclusiveMaximum =
-    typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : schema.exclusiveMaximum === true ? maximum : undefined;
-  const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : integer ? 1 : undefined;
+    typeof schema.exclusiveMaximum === 'number'
+      ? schema.exclusiveMaximum
+      : schema.exclusiveMaximum === true
+        ? maximum
+        : undefined;
+  const step =
+    typeof schema.multipleOf === 'number' && schema.multipleOf > 0
+      ? schema.multipleOf
+      : integer
+        ? 1
+        : undefined;
 
   const isAllowed = (value: number): boolean =>
     (minimum === undefined || value >= minimum) &&
@@ -220,12 +250,16 @@ function numberFor(schema: JsonObject, integer: boolean, variant: number): numbe
   const candidates: number[] = [];
   const preferred = Number.isFinite(lower) || Number.isFinite(upper) ? start : 1;
   for (const base of [preferred + variant, preferred, start]) {
-    if (step !== undefined) candidates.push(Math.ceil(base / step) * step, Math.floor(base / step) * step + step);
+    if (step !== undefined)
+      candidates.push(Math.ceil(base / step) * step, Math.floor(base / step) * step + step);
     else candidates.push(integer ? Math.ceil(base) : base, base + 1, (base + upper) / 2);
   }
   if (step !== undefined && Number.isFinite(upper)) candidates.push(Math.floor(upper / step) * step);
   if (Number.isFinite(lower) && Number.isFinite(upper)) candidates.push((lower + upper) / 2);
-  return candidates.find((candidate) => Number.isFinite(candidate) && isAllowed(candidate)) ?? (Number.isFinite(lower) ? lower : 1);
+  return (
+    candidates.find((candidate) => Number.isFinite(candidate) && isAllowed(candidate)) ??
+    (Number.isFinite(lower) ? lower : 1)
+  );
 }
 
 function isMultiple(value: number, step: number): boolean {

@@ -13,7 +13,9 @@ export function sampleFromPattern(pattern: string): string | undefined {
     built = undefined;
   }
   const candidates = [built, 'example', 'a', 'A', '0', 'abc', 'ABC', '123', 'a1', ''];
-  return candidates.find((candidate): candidate is string => candidate !== undefined && regex.test(candidate));
+  return candidates.find(
+    (candidate): candidate is string => candidate !== undefined && regex.test(candidate),
+  );
 }
 
 function compile(source: string): RegExp | undefined {
@@ -130,7 +132,9 @@ class PatternSampler {
     const classRegex = compile(`[${body}]`);
     if (classRegex === undefined) throw new Error('bad class');
     const first = body.startsWith('\\') ? (escapeSamples[body[1] ?? ''] ?? body[1]) : body[0];
-    const found = [first, ...classCandidates].find((candidate) => candidate !== undefined && classRegex.test(candidate));
+    const found = [first, ...classCandidates].find(
+      (candidate) => candidate !== undefined && classRegex.test(candidate),
+    );
     if (found === undefined) throw new Error('no sample for class');
     return found;
   }

@@ -26,7 +26,11 @@ export function createEmulatorServer(context: EmulatorContext): Server {
   return server;
 }
 
-async function handleRequest(request: IncomingMessage, response: ServerResponse, context: EmulatorContext): Promise<void> {
+async function handleRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  context: EmulatorContext,
+): Promise<void> {
   const method = request.method ?? 'GET';
   const { path, query } = splitUrl(request.url ?? '/');
   let bodyText = '';
@@ -44,10 +48,16 @@ async function handleRequest(request: IncomingMessage, response: ServerResponse,
   if (method === 'POST' && path === '/v1/messages') return handleMessages(exchange, context);
   if (method === 'GET' && path === '/v1/models') return handleListModels(exchange, context);
   const gemini = method === 'POST' ? geminiRoute.exec(path) : null;
-  if (gemini !== null) return handleGenerateContent(exchange, context, decodeURIComponent(gemini[2]!), gemini[3]!);
+  if (gemini !== null)
+    return handleGenerateContent(exchange, context, decodeURIComponent(gemini[2]!), gemini[3]!);
 
   // OpenAI's answer to unknown routes; the other SDKs only read the status.
   sendJson(response, 404, {
-    error: { message: `Unknown request URL: ${method} ${path}. Please check the URL for typos.`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
+    error: {
+      message: `Unknown request URL: ${method} ${path}. Please check the URL for typos.`,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'unknown_url',
+    },
   });
 }

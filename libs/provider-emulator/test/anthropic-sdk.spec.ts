@@ -29,7 +29,13 @@ describe('Anthropic messages: answers', () => {
     emulator.script({
       kind: 'text',
       text: 'Hello there',
-      usage: { inputTokens: 30, cachedInputTokens: 15, cacheCreationInputTokens: 5, outputTokens: 9, reasoningTokens: 4 },
+      usage: {
+        inputTokens: 30,
+        cachedInputTokens: 15,
+        cacheCreationInputTokens: 5,
+        outputTokens: 9,
+        reasoningTokens: 4,
+      },
     });
     const { data: message, response } = await client.messages.create(base).withResponse();
 
@@ -136,12 +142,18 @@ describe('Anthropic messages: answers', () => {
     emulator.script({ kind: 'refusal', refusal: 'I cannot help with that.' });
     const message = await client.messages.create(base);
     expect(message.stop_reason).toBe('refusal');
-    expect(message.stop_details).toEqual({ type: 'refusal', category: null, explanation: 'I cannot help with that.' });
+    expect(message.stop_details).toEqual({
+      type: 'refusal',
+      category: null,
+      explanation: 'I cannot help with that.',
+    });
   });
 });
 
 describe('Anthropic messages: tool use', () => {
-  const tools: Anthropic.Tool[] = [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+  const tools: Anthropic.Tool[] = [
+    { name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+  ];
 
   it('returns tool_use blocks after optional text', async () => {
     emulator.script({
@@ -155,7 +167,9 @@ describe('Anthropic messages: tool use', () => {
     const message = await client.messages.create({ ...base, tools });
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content[0]).toEqual({ type: 'text', text: 'Checking.' });
-    const uses = message.content.filter((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use');
+    const uses = message.content.filter(
+      (block): block is Anthropic.ToolUseBlock => block.type === 'tool_use',
+    );
     expect(uses.map((block) => block.input)).toEqual([{ city: 'Paris' }, { city: 'Rome' }]);
     expect(uses[0]?.id).toMatch(/^toolu_01/);
     expect(uses[1]?.id).toBe('toolu_fixed');
@@ -200,13 +214,21 @@ describe('Anthropic messages: JSON output', () => {
     required: ['title', 'when', 'tags', 'rating', 'author'],
     additionalProperties: false,
     $defs: {
-      person: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+      person: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
     },
   };
 
   it('generates an instance of output_config.format.schema', async () => {
     emulator.script({ kind: 'json' });
-    const message = await client.messages.create({ ...base, output_config: { format: { type: 'json_schema', schema } } });
+    const message = await client.messages.create({
+      ...base,
+      output_config: { format: { type: 'json_schema', schema } },
+    });
     const block = message.content[0] as Anthropic.TextBlock;
     expect(schemaErrors(schema, JSON.parse(block.text))).toBe('');
   });
@@ -215,12 +237,18 @@ describe('Anthropic messages: JSON output', () => {
     const response = await postJson(
       `${emulator.anthropicBaseUrl}/v1/messages`,
       { ...base, output_format: { type: 'json_schema', schema } },
-      { 'x-api-key': 'k', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'structured-outputs-2025-11-13' },
+      {
+        'x-api-key': 'k',
+        'anthropic-version': '2023-06-01',
+        'anthropic-beta': 'structured-outputs-2025-11-13',
+      },
     );
     const message = (await response.json()) as { content: Array<{ text: string }> };
     expect(schemaErrors(schema, JSON.parse(message.content[0]!.text))).toBe('');
 
-    const streamed = await client.messages.stream({ ...base, output_config: { format: { type: 'json_schema', schema } } }).finalText();
+    const streamed = await client.messages
+      .stream({ ...base, output_config: { format: { type: 'json_schema', schema } } })
+      .finalText();
     expect(schemaErrors(schema, JSON.parse(streamed))).toBe('');
   });
 });
@@ -239,12 +267,15 @@ describe('Anthropic messages: rejections', () => {
     return badRequestError;
   }
 
-  it.each(['temperature', 'top_p', 'top_k'])('rejects %s on 2026-10-21 but not on 2023-06-01', async (parameter) => {
-    const params = { ...base, [parameter]: parameter === 'top_k' ? 5 : 0.5 } as CreateParams;
-    const error = await badRequest(client.messages.create(params));
-    expect(error.apiMessage).toBe(`${parameter}: Extra inputs are not permitted`);
-    await expect(classicClient.messages.create(params)).resolves.toMatchObject({ type: 'message' });
-  });
+  it.each(['temperature', 'top_p', 'top_k'])(
+    'rejects %s on 2026-10-21 but not on 2023-06-01',
+    async (parameter) => {
+      const params = { ...base, [parameter]: parameter === 'top_k' ? 5 : 0.5 } as CreateParams;
+      const error = await badRequest(client.messages.create(params));
+      expect(error.apiMessage).toBe(`${parameter}: Extra inputs are not permitted`);
+      await expect(classicClient.messages.create(params)).resolves.toMatchObject({ type: 'message' });
+    },
+  );
 
   it.each(['max_tokens', 'messages', 'model'])('rejects a request without %s', async (field) => {
     const params: Record<string, unknown> = { ...base };
@@ -280,12 +311,17 @@ describe('Anthropic messages: rejections', () => {
         ...base,
         messages: [
           { role: 'user', content: 'weather?' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }] },
+          {
+            role: 'assistant',
+            content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: {} }],
+          },
           { role: 'user', content: 'never mind' },
         ],
       }),
     );
-    expect(error.apiMessage).toContain('`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1.');
+    expect(error.apiMessage).toContain(
+      '`tool_use` ids were found without `tool_result` blocks immediately after: toolu_1.',
+    );
   });
 
   it('rejects a system role inside messages on 2023-06-01 and accepts it on 2026-10-21', async () => {
@@ -308,10 +344,22 @@ describe('Anthropic messages: rejections', () => {
     ['minimum', { type: 'integer', minimum: 1 }, "For 'integer' type, property 'minimum' is not supported"],
     ['maximum', { type: 'number', maximum: 1 }, "For 'number' type, property 'maximum' is not supported"],
     ['multipleOf', { type: 'number', multipleOf: 2 }, "property 'multipleOf' is not supported"],
-    ['minLength', { type: 'string', minLength: 2 }, "For 'string' type, property 'minLength' is not supported"],
+    [
+      'minLength',
+      { type: 'string', minLength: 2 },
+      "For 'string' type, property 'minLength' is not supported",
+    ],
     ['maxLength', { type: 'string', maxLength: 2 }, "property 'maxLength' is not supported"],
-    ['minItems 2', { type: 'array', items: { type: 'string' }, minItems: 2 }, "'minItems' values other than 0 and 1 are not supported"],
-    ['maxItems', { type: 'array', items: { type: 'string' }, maxItems: 3 }, "property 'maxItems' is not supported"],
+    [
+      'minItems 2',
+      { type: 'array', items: { type: 'string' }, minItems: 2 },
+      "'minItems' values other than 0 and 1 are not supported",
+    ],
+    [
+      'maxItems',
+      { type: 'array', items: { type: 'string' }, maxItems: 3 },
+      "property 'maxItems' is not supported",
+    ],
     ['format', { type: 'string', format: 'credit-card' }, "String format 'credit-card' is not supported"],
     ['external $ref', { $ref: 'https://example.com/schema.json' }, 'External $ref is not supported'],
     [
@@ -319,10 +367,21 @@ describe('Anthropic messages: rejections', () => {
       { type: 'object', properties: {}, additionalProperties: { type: 'string' } },
       "'additionalProperties' must be set to false",
     ],
-    ['object without additionalProperties', { type: 'object', properties: { a: { type: 'string' } } }, "'additionalProperties' must be explicitly set to false"],
+    [
+      'object without additionalProperties',
+      { type: 'object', properties: { a: { type: 'string' } } },
+      "'additionalProperties' must be explicitly set to false",
+    ],
   ])('rejects an output schema using %s', async (_feature, property, message) => {
-    const schema = { type: 'object', properties: { field: property }, required: ['field'], additionalProperties: false };
-    const error = await badRequest(client.messages.create({ ...base, output_config: { format: { type: 'json_schema', schema } } }));
+    const schema = {
+      type: 'object',
+      properties: { field: property },
+      required: ['field'],
+      additionalProperties: false,
+    };
+    const error = await badRequest(
+      client.messages.create({ ...base, output_config: { format: { type: 'json_schema', schema } } }),
+    );
     expect(error.apiMessage).toMatch(/^output_config\.format\.schema: /);
     expect(error.apiMessage).toContain(message);
   });
@@ -342,17 +401,23 @@ describe('Anthropic messages: rejections', () => {
         },
       },
     };
-    const error = await badRequest(client.messages.create({ ...base, output_config: { format: { type: 'json_schema', schema } } }));
+    const error = await badRequest(
+      client.messages.create({ ...base, output_config: { format: { type: 'json_schema', schema } } }),
+    );
     expect(error.apiMessage).toContain('Recursive schemas are not supported');
   });
 
   it('rejects requests without credentials or version header', async () => {
-    const noKey = await postJson(`${emulator.anthropicBaseUrl}/v1/messages`, base, { 'anthropic-version': '2023-06-01' });
+    const noKey = await postJson(`${emulator.anthropicBaseUrl}/v1/messages`, base, {
+      'anthropic-version': '2023-06-01',
+    });
     expect(noKey.status).toBe(401);
     expect(await noKey.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     const noVersion = await postJson(`${emulator.anthropicBaseUrl}/v1/messages`, base, { 'x-api-key': 'k' });
     expect(noVersion.status).toBe(400);
-    expect(await noVersion.json()).toMatchObject({ error: { message: 'anthropic-version: header is required' } });
+    expect(await noVersion.json()).toMatchObject({
+      error: { message: 'anthropic-version: header is required' },
+    });
   });
 });
 
@@ -386,7 +451,11 @@ describe('Anthropic faults', () => {
   });
 
   it('throws APIError without status on an in-stream error event', async () => {
-    emulator.script({ kind: 'text', text: 'partial answer', streamFault: { kind: 'error-event', afterChunks: 4 } });
+    emulator.script({
+      kind: 'text',
+      text: 'partial answer',
+      streamFault: { kind: 'error-event', afterChunks: 4 },
+    });
     const error = await rejectionOf(client.messages.stream(base).finalMessage());
     expect(error).toBeInstanceOf(Anthropic.APIError);
     const apiError = error as InstanceType<typeof Anthropic.APIError>;
@@ -396,7 +465,12 @@ describe('Anthropic faults', () => {
   });
 
   it('throws when the stream is cut mid-way', async () => {
-    emulator.script({ kind: 'text', text: 'this will be cut', chunkSize: 2, streamFault: { kind: 'cut', afterChunks: 5 } });
+    emulator.script({
+      kind: 'text',
+      text: 'this will be cut',
+      chunkSize: 2,
+      streamFault: { kind: 'cut', afterChunks: 5 },
+    });
     const stream = await client.messages.create({ ...base, stream: true });
     const error = await rejectionOf(drain(stream));
     expect(error).toBeInstanceOf(Error);
@@ -404,7 +478,11 @@ describe('Anthropic faults', () => {
   });
 
   it('throws on a malformed event', async () => {
-    emulator.script({ kind: 'text', text: 'hello', streamFault: { kind: 'malformed', afterChunks: 3, data: '{"type":"content_block_delta",' } });
+    emulator.script({
+      kind: 'text',
+      text: 'hello',
+      streamFault: { kind: 'malformed', afterChunks: 3, data: '{"type":"content_block_delta",' },
+    });
     const error = await rejectionOf(client.messages.stream(base).finalMessage());
     // MessageStream wraps the JSON.parse failure in an AnthropicError.
     expect(error).toBeInstanceOf(Anthropic.AnthropicError);

@@ -15,7 +15,9 @@ afterEach(() => {
 /** Starts the CLI under tsx and resolves with everything it printed once the URLs are out. */
 function startCli(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const started = spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child = started;
     let output = '';
     started.stdout.on('data', (data: Buffer) => {
@@ -35,9 +37,15 @@ describe('cli', () => {
     expect(output).toContain(`OpenAI     baseURL  ${url}/v1`);
     expect(output).toContain(`Anthropic  baseURL  ${url}`);
 
-    await fetch(`${url}/_emulator/script`, { method: 'POST', body: JSON.stringify({ kind: 'text', text: 'via cli' }) });
+    await fetch(`${url}/_emulator/script`, {
+      method: 'POST',
+      body: JSON.stringify({ kind: 'text', text: 'via cli' }),
+    });
     const client = openAiClient({ openaiBaseUrl: `${url}/v1` } as ProviderEmulator);
-    const completion = await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(completion.choices[0]?.message.content).toBe('via cli');
   });
 

@@ -1,6 +1,11 @@
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startProviderEmulator, type ProviderEmulator, type RecordedRequest, type ScriptedReply } from '../src/index';
+import {
+  startProviderEmulator,
+  type ProviderEmulator,
+  type RecordedRequest,
+  type ScriptedReply,
+} from '../src/index';
 import { anthropicClient, geminiModel, openAiClient, postJson, rejectionOf } from './helpers';
 
 let emulator: ProviderEmulator;
@@ -13,8 +18,14 @@ describe('request recording', () => {
     emulator = await startProviderEmulator();
     const before = Date.now();
     await openAiClient(emulator).chat.completions.create({ model: 'gpt-test', messages: hello });
-    await anthropicClient(emulator).messages.create({ model: 'claude-test', max_tokens: 10, messages: hello });
-    await geminiModel(emulator).generateContentStream('hi').then((result) => result.response);
+    await anthropicClient(emulator).messages.create({
+      model: 'claude-test',
+      max_tokens: 10,
+      messages: hello,
+    });
+    await geminiModel(emulator)
+      .generateContentStream('hi')
+      .then((result) => result.response);
 
     const [openai, anthropic, gemini] = emulator.requests;
     expect(openai).toMatchObject({
@@ -48,7 +59,9 @@ describe('request recording', () => {
       body: '{not json',
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^We could not parse the JSON body/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(
+      /^We could not parse the JSON body/,
+    );
     expect(emulator.lastRequest()?.body).toBe('{not json');
   });
 
@@ -58,9 +71,13 @@ describe('request recording', () => {
     for (const content of ['1', '2', '3', '4', '5']) {
       await client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content }] });
     }
-    const contents = emulator.requests.map((request) => (request.body as { messages: Array<{ content: string }> }).messages[0]?.content);
+    const contents = emulator.requests.map(
+      (request) => (request.body as { messages: Array<{ content: string }> }).messages[0]?.content,
+    );
     expect(contents).toEqual(['3', '4', '5']);
-    expect((emulator.lastRequest()?.body as { messages: Array<{ content: string }> }).messages[0]?.content).toBe('5');
+    expect(
+      (emulator.lastRequest()?.body as { messages: Array<{ content: string }> }).messages[0]?.content,
+    ).toBe('5');
   });
 
   it('reset() clears records and the queue', async () => {
@@ -88,21 +105,30 @@ describe('scripting', () => {
     expect(first.choices[0]?.message.content).toBe('anyone');
     const other = await openai.chat.completions.create({ model: 'gpt-other', messages: hello });
     expect(other.choices[0]?.message.content).toBe('for gpt-other');
-    const message = await anthropicClient(emulator).messages.create({ model: 'claude-test', max_tokens: 10, messages: hello });
+    const message = await anthropicClient(emulator).messages.create({
+      model: 'claude-test',
+      max_tokens: 10,
+      messages: hello,
+    });
     expect(message.content).toEqual([{ type: 'text', text: 'for anthropic' }]);
-    const streamed = await openai.chat.completions.stream({ model: 'gpt-test', messages: hello }).finalChatCompletion();
+    const streamed = await openai.chat.completions
+      .stream({ model: 'gpt-test', messages: hello })
+      .finalChatCompletion();
     expect(streamed.choices[0]?.message.content).toBe('streamed only');
     expect(emulator.pendingReplies).toEqual([]);
   });
 
   it('repeats a reply `times` times, or always', async () => {
     emulator = await startProviderEmulator();
-    emulator.script({ kind: 'error', status: 500, times: 2 }, { kind: 'text', text: 'steady', times: 'always' });
+    emulator.script(
+      { kind: 'error', status: 500, times: 2 },
+      { kind: 'text', text: 'steady', times: 'always' },
+    );
     const openai = openAiClient(emulator);
     for (let attempt = 0; attempt < 2; attempt++) {
-      expect(await rejectionOf(openai.chat.completions.create({ model: 'gpt-test', messages: hello }))).toBeInstanceOf(
-        OpenAI.InternalServerError,
-      );
+      expect(
+        await rejectionOf(openai.chat.completions.create({ model: 'gpt-test', messages: hello })),
+      ).toBeInstanceOf(OpenAI.InternalServerError);
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const completion = await openai.chat.completions.create({ model: 'gpt-test', messages: hello });
@@ -113,8 +139,12 @@ describe('scripting', () => {
 
   it('rejects malformed replies with a readable error', async () => {
     emulator = await startProviderEmulator();
-    expect(() => emulator.script({ kind: 'text' } as unknown as ScriptedReply)).toThrow(/Invalid scripted reply/);
-    expect(() => emulator.script({ kind: 'text', text: 'x', tmes: 2 } as unknown as ScriptedReply)).toThrow(/tmes/);
+    expect(() => emulator.script({ kind: 'text' } as unknown as ScriptedReply)).toThrow(
+      /Invalid scripted reply/,
+    );
+    expect(() => emulator.script({ kind: 'text', text: 'x', tmes: 2 } as unknown as ScriptedReply)).toThrow(
+      /tmes/,
+    );
     expect(() => emulator.script({ kind: 'json', value: 1, text: '1' })).toThrow(/either 'value' or 'text'/);
     expect(() => emulator.script({ kind: 'error', status: 200 })).toThrow(/status/);
   });
@@ -122,7 +152,12 @@ describe('scripting', () => {
   it('sends extra headers with any reply', async () => {
     emulator = await startProviderEmulator();
     emulator.script({ kind: 'error', status: 500, headers: { 'x-should-retry': 'false' } });
-    const error = await rejectionOf(openAiClient(emulator, { maxRetries: 2 }).chat.completions.create({ model: 'gpt-test', messages: hello }));
+    const error = await rejectionOf(
+      openAiClient(emulator, { maxRetries: 2 }).chat.completions.create({
+        model: 'gpt-test',
+        messages: hello,
+      }),
+    );
     expect((error as InstanceType<typeof OpenAI.APIError>).headers?.get('x-should-retry')).toBe('false');
     expect(emulator.requests).toHaveLength(1);
   });
@@ -137,14 +172,23 @@ describe('control endpoints', () => {
     ]);
     expect(scripted.status).toBe(200);
     expect(await scripted.json()).toEqual({ queued: 2, pending: 2 });
-    const pending = (await (await fetch(`${emulator.url}/_emulator/script`)).json()) as { pending: ScriptedReply[] };
+    const pending = (await (await fetch(`${emulator.url}/_emulator/script`)).json()) as {
+      pending: ScriptedReply[];
+    };
     expect(pending.pending.map((reply) => reply.kind)).toEqual(['text', 'error']);
 
-    const completion = await openAiClient(emulator).chat.completions.create({ model: 'gpt-test', messages: hello });
+    const completion = await openAiClient(emulator).chat.completions.create({
+      model: 'gpt-test',
+      messages: hello,
+    });
     expect(completion.choices[0]?.message.content).toBe('from the control surface');
-    await rejectionOf(anthropicClient(emulator).messages.create({ model: 'claude-test', max_tokens: 10, messages: hello }));
+    await rejectionOf(
+      anthropicClient(emulator).messages.create({ model: 'claude-test', max_tokens: 10, messages: hello }),
+    );
 
-    const all = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as { requests: RecordedRequest[] };
+    const all = (await (await fetch(`${emulator.url}/_emulator/requests`)).json()) as {
+      requests: RecordedRequest[];
+    };
     expect(all.requests.map((request) => request.provider)).toEqual(['openai', 'anthropic']);
     const onlyOpenAi = (await (await fetch(`${emulator.url}/_emulator/requests?provider=openai`)).json()) as {
       requests: RecordedRequest[];
@@ -182,7 +226,10 @@ describe('control endpoints', () => {
 describe('lifecycle', () => {
   it('close() ends hung requests and stalled streams', async () => {
     emulator = await startProviderEmulator();
-    emulator.script({ kind: 'hang' }, { kind: 'text', text: 'stall here', streamFault: { kind: 'stall', afterChunks: 1 } });
+    emulator.script(
+      { kind: 'hang' },
+      { kind: 'text', text: 'stall here', streamFault: { kind: 'stall', afterChunks: 1 } },
+    );
     const openai = openAiClient(emulator);
     const hung = rejectionOf(openai.chat.completions.create({ model: 'gpt-test', messages: hello }));
     const stream = await openai.chat.completions.create({ model: 'gpt-test', messages: hello, stream: true });
@@ -204,7 +251,9 @@ describe('lifecycle', () => {
   it('close() during a delayed reply does not leave a timer writing to a dead socket', async () => {
     emulator = await startProviderEmulator();
     emulator.script({ kind: 'text', text: 'late', delayMs: 10_000 });
-    const pending = rejectionOf(openAiClient(emulator).chat.completions.create({ model: 'gpt-test', messages: hello }));
+    const pending = rejectionOf(
+      openAiClient(emulator).chat.completions.create({ model: 'gpt-test', messages: hello }),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     await emulator.close();
     expect(await pending).toBeInstanceOf(OpenAI.APIConnectionError);

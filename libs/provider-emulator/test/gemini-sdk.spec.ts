@@ -36,7 +36,11 @@ function fetchError(error: unknown): GoogleGenerativeAIFetchError {
 
 describe('Gemini generateContent: answers', () => {
   it('returns text with usage metadata and records the request', async () => {
-    emulator.script({ kind: 'text', text: 'Hello there', usage: { inputTokens: 8, outputTokens: 22, reasoningTokens: 18 } });
+    emulator.script({
+      kind: 'text',
+      text: 'Hello there',
+      usage: { inputTokens: 8, outputTokens: 22, reasoningTokens: 18 },
+    });
     const { response } = await geminiModel(emulator, { systemInstruction: 'Be terse' }).generateContent('hi');
     expect(response.text()).toBe('Hello there');
     expect(response.candidates?.[0]?.finishReason).toBe('STOP');
@@ -61,7 +65,12 @@ describe('Gemini generateContent: answers', () => {
   });
 
   it('maps finish reasons and cached tokens', async () => {
-    emulator.script({ kind: 'text', text: 'cut', finishReason: 'length', usage: { inputTokens: 50, cachedInputTokens: 20, outputTokens: 3 } });
+    emulator.script({
+      kind: 'text',
+      text: 'cut',
+      finishReason: 'length',
+      usage: { inputTokens: 50, cachedInputTokens: 20, outputTokens: 3 },
+    });
     const { response } = await geminiModel(emulator).generateContent('hi');
     expect(response.candidates?.[0]?.finishReason).toBe('MAX_TOKENS');
     expect(response.usageMetadata?.cachedContentTokenCount).toBe(20);
@@ -77,13 +86,26 @@ describe('Gemini generateContent: answers', () => {
   });
 
   it('streams text chunks with full usage only on the last chunk, and aggregates them', async () => {
-    emulator.script({ kind: 'text', text: 'Hello streaming world', chunkSize: 6, usage: { inputTokens: 8, outputTokens: 6 } });
+    emulator.script({
+      kind: 'text',
+      text: 'Hello streaming world',
+      chunkSize: 6,
+      usage: { inputTokens: 8, outputTokens: 6 },
+    });
     const result = await geminiModel(emulator).generateContentStream('hi');
     const chunks = await collect(result.stream);
     expect(chunks.map((chunk) => chunk.text())).toEqual(['Hello ', 'stream', 'ing wo', 'rld']);
-    expect(chunks.slice(0, -1).every((chunk) => chunk.usageMetadata?.candidatesTokenCount === undefined)).toBe(true);
-    expect(chunks.slice(0, -1).every((chunk) => chunk.candidates?.[0]?.finishReason === undefined)).toBe(true);
-    expect(chunks.at(-1)?.usageMetadata).toMatchObject({ promptTokenCount: 8, candidatesTokenCount: 6, totalTokenCount: 14 });
+    expect(
+      chunks.slice(0, -1).every((chunk) => chunk.usageMetadata?.candidatesTokenCount === undefined),
+    ).toBe(true);
+    expect(chunks.slice(0, -1).every((chunk) => chunk.candidates?.[0]?.finishReason === undefined)).toBe(
+      true,
+    );
+    expect(chunks.at(-1)?.usageMetadata).toMatchObject({
+      promptTokenCount: 8,
+      candidatesTokenCount: 6,
+      totalTokenCount: 14,
+    });
     const aggregated = await result.response;
     expect(aggregated.text()).toBe('Hello streaming world');
     expect(aggregated.candidates?.[0]?.finishReason).toBe('STOP');
@@ -110,7 +132,9 @@ describe('Gemini generateContent: answers', () => {
       `${emulator.geminiBaseUrl}/v1beta/models/gemini-test:streamGenerateContent?key=k`,
       { contents: [{ parts: [{ text: 'hi' }] }] },
     );
-    const chunks = (await response.json()) as Array<{ candidates: Array<{ content: { parts: Array<{ text: string }> } }> }>;
+    const chunks = (await response.json()) as Array<{
+      candidates: Array<{ content: { parts: Array<{ text: string }> } }>;
+    }>;
     expect(chunks.map((chunk) => chunk.candidates[0]?.content.parts[0]?.text)).toEqual(['abc', 'def']);
   });
 });
@@ -119,7 +143,10 @@ describe('Gemini function calls', () => {
   const tools: FunctionDeclarationsTool[] = [
     {
       functionDeclarations: [
-        { name: 'get_weather', parameters: { type: SchemaType.OBJECT, properties: { city: { type: SchemaType.STRING } } } },
+        {
+          name: 'get_weather',
+          parameters: { type: SchemaType.OBJECT, properties: { city: { type: SchemaType.STRING } } },
+        },
       ],
     },
   ];
@@ -202,14 +229,19 @@ describe('Gemini JSON output', () => {
       required: ['id', 'count'],
       additionalProperties: false,
     };
-    const generationConfig: ExtendedConfig = { responseMimeType: 'application/json', responseJsonSchema: schema };
+    const generationConfig: ExtendedConfig = {
+      responseMimeType: 'application/json',
+      responseJsonSchema: schema,
+    };
     const result = await geminiModel(emulator, { generationConfig }).generateContentStream('hi');
     const aggregated = await result.response;
     expect(schemaErrors(schema, JSON.parse(aggregated.text()))).toBe('');
   });
 
   it('returns a small object for application/json without a schema', async () => {
-    const { response } = await geminiModel(emulator, { generationConfig: { responseMimeType: 'application/json' } }).generateContent('hi');
+    const { response } = await geminiModel(emulator, {
+      generationConfig: { responseMimeType: 'application/json' },
+    }).generateContent('hi');
     expect(JSON.parse(response.text())).toEqual({ result: 'ok' });
   });
 });
@@ -226,26 +258,47 @@ describe('Gemini rejections', () => {
     ['additionalProperties', { additionalProperties: false }, 'generation_config.response_schema'],
     ['$ref', { $ref: '#/$defs/x' }, 'generation_config.response_schema'],
     ['$defs', { $defs: {} }, 'generation_config.response_schema'],
-    ['$schema', { $schema: 'https://json-schema.org/draft/2020-12/schema' }, 'generation_config.response_schema'],
+    [
+      '$schema',
+      { $schema: 'https://json-schema.org/draft/2020-12/schema' },
+      'generation_config.response_schema',
+    ],
   ])('rejects a responseSchema containing %s', async (name, extra, path) => {
-    const responseSchema = { type: 'object', properties: { a: { type: 'string' } }, ...extra } as unknown as ResponseSchema;
+    const responseSchema = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      ...extra,
+    } as unknown as ResponseSchema;
     const error = await invalidArgument(
-      geminiModel(emulator, { generationConfig: { responseMimeType: 'application/json', responseSchema } }).generateContent('hi'),
+      geminiModel(emulator, {
+        generationConfig: { responseMimeType: 'application/json', responseSchema },
+      }).generateContent('hi'),
     );
     const expected = `Invalid JSON payload received. Unknown name "${name}" at '${path}': Cannot find field.`;
     expect(error.message).toContain(`[400 Bad Request] ${expected}`);
     expect(error.errorDetails).toEqual([
-      { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: path, description: expected }] },
+      {
+        '@type': 'type.googleapis.com/google.rpc.BadRequest',
+        fieldViolations: [{ field: path, description: expected }],
+      },
     ]);
   });
 
   it('names nested paths the way Google does', async () => {
     const responseSchema = {
       type: 'object',
-      properties: { a: { type: 'string' }, b: { type: 'array', items: { type: 'object', properties: { c: { type: 'string' } }, additionalProperties: false } } },
+      properties: {
+        a: { type: 'string' },
+        b: {
+          type: 'array',
+          items: { type: 'object', properties: { c: { type: 'string' } }, additionalProperties: false },
+        },
+      },
     } as unknown as ResponseSchema;
     const error = await invalidArgument(
-      geminiModel(emulator, { generationConfig: { responseMimeType: 'application/json', responseSchema } }).generateContent('hi'),
+      geminiModel(emulator, {
+        generationConfig: { responseMimeType: 'application/json', responseSchema },
+      }).generateContent('hi'),
     );
     expect(error.message).toContain(
       `Unknown name "additionalProperties" at 'generation_config.response_schema.properties[1].value.items': Cannot find field.`,
@@ -265,7 +318,9 @@ describe('Gemini rejections', () => {
   it('rejects responseSchema without responseMimeType application/json', async () => {
     const error = await invalidArgument(
       geminiModel(emulator, {
-        generationConfig: { responseSchema: { type: SchemaType.OBJECT, properties: { a: { type: SchemaType.STRING } } } },
+        generationConfig: {
+          responseSchema: { type: SchemaType.OBJECT, properties: { a: { type: SchemaType.STRING } } },
+        },
       }).generateContent('hi'),
     );
     expect(error.message).toContain('generation_config.response_mime_type');
@@ -274,16 +329,25 @@ describe('Gemini rejections', () => {
   it('rejects an OBJECT schema without properties', async () => {
     const error = await invalidArgument(
       geminiModel(emulator, {
-        generationConfig: { responseMimeType: 'application/json', responseSchema: { type: SchemaType.OBJECT, properties: {} } },
+        generationConfig: {
+          responseMimeType: 'application/json',
+          responseSchema: { type: SchemaType.OBJECT, properties: {} },
+        },
       }).generateContent('hi'),
     );
-    expect(error.message).toContain('* GenerateContentRequest.generation_config.response_schema.properties: should be non-empty for OBJECT type');
+    expect(error.message).toContain(
+      '* GenerateContentRequest.generation_config.response_schema.properties: should be non-empty for OBJECT type',
+    );
   });
 
   it('rejects missing or empty contents', async () => {
     const error = await invalidArgument(geminiModel(emulator).generateContent({ contents: [] }));
     expect(error.message).toContain('* GenerateContentRequest.contents: contents is not specified');
-    const raw = await postJson(`${emulator.geminiBaseUrl}/v1beta/models/gemini-test:generateContent`, {}, { 'x-goog-api-key': 'k' });
+    const raw = await postJson(
+      `${emulator.geminiBaseUrl}/v1beta/models/gemini-test:generateContent`,
+      {},
+      { 'x-goog-api-key': 'k' },
+    );
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
   });
@@ -298,7 +362,9 @@ describe('Gemini rejections', () => {
         ],
       }),
     );
-    expect(orphan.message).toContain('Please ensure that function response turn comes immediately after a function call turn.');
+    expect(orphan.message).toContain(
+      'Please ensure that function response turn comes immediately after a function call turn.',
+    );
     const wrongName = await invalidArgument(
       geminiModel(emulator).generateContent({
         contents: [
@@ -322,10 +388,17 @@ describe('Gemini rejections', () => {
 
 describe('Gemini faults', () => {
   it('sends 429 RESOURCE_EXHAUSTED with RetryInfo details', async () => {
-    emulator.script({ kind: 'error', status: 429, message: 'You exceeded your current quota.', retryDelay: '7s' });
+    emulator.script({
+      kind: 'error',
+      status: 429,
+      message: 'You exceeded your current quota.',
+      retryDelay: '7s',
+    });
     const error = fetchError(await rejectionOf(geminiModel(emulator).generateContent('hi')));
     expect(error.status).toBe(429);
-    expect(error.errorDetails).toEqual([{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' }]);
+    expect(error.errorDetails).toEqual([
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '7s' },
+    ]);
     expect(error.message).toContain('[429 Too Many Requests] You exceeded your current quota.');
   });
 
@@ -349,7 +422,12 @@ describe('Gemini faults', () => {
   });
 
   it('fails the stream when it is cut mid-way', async () => {
-    emulator.script({ kind: 'text', text: 'a long streamed answer', chunkSize: 4, streamFault: { kind: 'cut', afterChunks: 2 } });
+    emulator.script({
+      kind: 'text',
+      text: 'a long streamed answer',
+      chunkSize: 4,
+      streamFault: { kind: 'cut', afterChunks: 2 },
+    });
     const result = await geminiModel(emulator).generateContentStream('hi');
     const error = await rejectionOf(collect(result.stream));
     expect(error).toBeInstanceOf(GoogleGenerativeAIError);
@@ -357,7 +435,12 @@ describe('Gemini faults', () => {
   });
 
   it('fails the stream on a malformed chunk', async () => {
-    emulator.script({ kind: 'text', text: 'hello world', chunkSize: 4, streamFault: { kind: 'malformed', afterChunks: 1 } });
+    emulator.script({
+      kind: 'text',
+      text: 'hello world',
+      chunkSize: 4,
+      streamFault: { kind: 'malformed', afterChunks: 1 },
+    });
     const result = await geminiModel(emulator).generateContentStream('hi');
     const error = await rejectionOf(collect(result.stream));
     expect(error).toBeInstanceOf(GoogleGenerativeAIError);
@@ -366,7 +449,12 @@ describe('Gemini faults', () => {
   });
 
   it('sends an in-stream error as a data event carrying the Google error', async () => {
-    emulator.script({ kind: 'text', text: 'hello world', chunkSize: 4, streamFault: { kind: 'error-event', afterChunks: 1, status: 503 } });
+    emulator.script({
+      kind: 'text',
+      text: 'hello world',
+      chunkSize: 4,
+      streamFault: { kind: 'error-event', afterChunks: 1, status: 503 },
+    });
     const result = await geminiModel(emulator).generateContentStream('hi');
     const chunks = (await collect(result.stream)) as unknown[];
     expect(chunks).toHaveLength(2);

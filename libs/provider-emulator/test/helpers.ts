@@ -6,9 +6,18 @@ import addFormats from 'ajv-formats';
 import type { ProviderEmulator } from '../src/index';
 
 /** The OpenAI SDK pointed at the emulator, without retries unless asked. */
-export function openAiClient(emulator: ProviderEmulator, options: { maxRetries?: number; timeout?: number } = {}): OpenAI {
+export function openAiClient(
+  emulator: ProviderEmulator,
+  options: { maxRetries?: number; timeout?: number } = {},
+): OpenAI {
   // logLevel 'off' keeps the SDK's own logging of deliberately malformed chunks out of the test output.
-  return new OpenAI({ apiKey: 'sk-test', baseURL: emulator.openaiBaseUrl, maxRetries: 0, logLevel: 'off', ...options });
+  return new OpenAI({
+    apiKey: 'sk-test',
+    baseURL: emulator.openaiBaseUrl,
+    maxRetries: 0,
+    logLevel: 'off',
+    ...options,
+  });
 }
 
 /** The Anthropic SDK (API version 2026-10-21 unless another version header is given). */
@@ -28,7 +37,11 @@ export function anthropicClient(
 }
 
 /** The legacy Gemini SDK's model bound to the emulator's v1beta API. */
-export function geminiModel(emulator: ProviderEmulator, params: Partial<ModelParams> = {}, options: RequestOptions = {}) {
+export function geminiModel(
+  emulator: ProviderEmulator,
+  params: Partial<ModelParams> = {},
+  options: RequestOptions = {},
+) {
   return new GoogleGenerativeAI('gemini-key').getGenerativeModel(
     { model: 'gemini-test', ...params },
     { baseUrl: emulator.geminiBaseUrl, apiVersion: 'v1beta', ...options },
@@ -55,6 +68,14 @@ export function schemaErrors(schema: object, value: unknown): string {
 }
 
 /** Posts raw JSON (for requests the SDKs would refuse to build). */
-export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+export async function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }

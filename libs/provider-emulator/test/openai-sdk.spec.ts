@@ -81,7 +81,12 @@ describe('OpenAI chat completions: answers', () => {
   });
 
   it('streams text in chunks with usage only in the final chunk', async () => {
-    emulator.script({ kind: 'text', text: 'Hello world', chunkSize: 3, usage: { inputTokens: 12, outputTokens: 5 } });
+    emulator.script({
+      kind: 'text',
+      text: 'Hello world',
+      chunkSize: 3,
+      usage: { inputTokens: 12, outputTokens: 5 },
+    });
     const stream = await client.chat.completions.create({
       model: 'gpt-test',
       messages: hello,
@@ -93,12 +98,11 @@ describe('OpenAI chat completions: answers', () => {
 
     const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
     expect(text).toBe('Hello world');
-    expect(chunks.filter((chunk) => chunk.choices[0]?.delta.content).map((chunk) => chunk.choices[0]?.delta.content)).toEqual([
-      'Hel',
-      'lo ',
-      'wor',
-      'ld',
-    ]);
+    expect(
+      chunks
+        .filter((chunk) => chunk.choices[0]?.delta.content)
+        .map((chunk) => chunk.choices[0]?.delta.content),
+    ).toEqual(['Hel', 'lo ', 'wor', 'ld']);
     expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
     const last = chunks.at(-1);
@@ -119,7 +123,9 @@ describe('OpenAI chat completions: answers', () => {
     const events = text.split('\n\n').filter((event) => event !== '');
     expect(events.every((event) => event.startsWith('data: '))).toBe(true);
     expect(events.at(-1)).toBe('data: [DONE]');
-    const payloads = events.slice(0, -1).map((event) => JSON.parse(event.slice(6)) as Record<string, unknown>);
+    const payloads = events
+      .slice(0, -1)
+      .map((event) => JSON.parse(event.slice(6)) as Record<string, unknown>);
     expect(payloads.some((payload) => 'usage' in payload)).toBe(false);
   });
 
@@ -134,7 +140,9 @@ describe('OpenAI chat completions: answers', () => {
 
   it('streams a refusal as refusal deltas', async () => {
     emulator.script({ kind: 'refusal', refusal: 'No can do.', chunkSize: 3 });
-    const completion = await client.chat.completions.stream({ model: 'gpt-test', messages: hello }).finalChatCompletion();
+    const completion = await client.chat.completions
+      .stream({ model: 'gpt-test', messages: hello })
+      .finalChatCompletion();
     expect(completion.choices[0]?.message.refusal).toBe('No can do.');
     expect(completion.choices[0]?.message.content).toBeNull();
   });
@@ -142,7 +150,13 @@ describe('OpenAI chat completions: answers', () => {
 
 describe('OpenAI chat completions: tool calls', () => {
   const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+    {
+      type: 'function',
+      function: {
+        name: 'get_weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+    },
   ];
 
   it('returns several tool calls with JSON-string arguments', async () => {
@@ -174,11 +188,15 @@ describe('OpenAI chat completions: tool calls', () => {
       ],
       chunkSize: 5,
     });
-    const completion = await client.chat.completions.stream({ model: 'gpt-test', messages: hello, tools }).finalChatCompletion();
+    const completion = await client.chat.completions
+      .stream({ model: 'gpt-test', messages: hello, tools })
+      .finalChatCompletion();
     const message = completion.choices[0]?.message;
     expect(message?.content).toBe('Let me check.');
     expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
-    const calls = (message?.tool_calls ?? []).flatMap((call) => (call.type === 'function' ? [call.function] : []));
+    const calls = (message?.tool_calls ?? []).flatMap((call) =>
+      call.type === 'function' ? [call.function] : [],
+    );
     expect(calls.map((call) => call.name)).toEqual(['get_weather', 'get_time']);
     expect(JSON.parse(calls[0]!.arguments)).toEqual({ city: 'Paris', units: 'metric' });
     expect(JSON.parse(calls[1]!.arguments)).toEqual({ zone: 'CET' });
@@ -192,7 +210,9 @@ describe('OpenAI chat completions: tool calls', () => {
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
+          tool_calls: [
+            { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{}' } },
+          ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       ],
@@ -242,7 +262,11 @@ describe('OpenAI chat completions: JSON output', () => {
   });
 
   it('feeds chat.completions.parse with a zod response format', async () => {
-    const Person = z.object({ name: z.string(), birthday: z.iso.date(), pets: z.array(z.object({ kind: z.enum(['cat', 'dog']) })) });
+    const Person = z.object({
+      name: z.string(),
+      birthday: z.iso.date(),
+      pets: z.array(z.object({ kind: z.enum(['cat', 'dog']) })),
+    });
     const completion = await client.chat.completions.parse({
       model: 'gpt-test',
       messages: hello,
@@ -271,8 +295,12 @@ describe('OpenAI chat completions: JSON output', () => {
 });
 
 describe('OpenAI chat completions: rejections', () => {
-  async function badRequest(body: Record<string, unknown>): Promise<InstanceType<typeof OpenAI.BadRequestError>> {
-    const error = await rejectionOf(client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming));
+  async function badRequest(
+    body: Record<string, unknown>,
+  ): Promise<InstanceType<typeof OpenAI.BadRequestError>> {
+    const error = await rejectionOf(
+      client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming),
+    );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     return error as InstanceType<typeof OpenAI.BadRequestError>;
   }
@@ -284,7 +312,11 @@ describe('OpenAI chat completions: rejections', () => {
   });
 
   it('rejects json_object when no message mentions json', async () => {
-    const error = await badRequest({ model: 'gpt-test', messages: hello, response_format: { type: 'json_object' } });
+    const error = await badRequest({
+      model: 'gpt-test',
+      messages: hello,
+      response_format: { type: 'json_object' },
+    });
     expect(error.status).toBe(400);
     expect(error.message).toBe(
       "400 'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
@@ -299,7 +331,12 @@ describe('OpenAI chat completions: rejections', () => {
     const error = await badRequest(
       strictFormat({
         type: 'object',
-        properties: { items: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } },
+        properties: {
+          items: {
+            type: 'array',
+            items: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+          },
+        },
         required: ['items'],
         additionalProperties: false,
       }),
@@ -330,14 +367,22 @@ describe('OpenAI chat completions: rejections', () => {
     ['allOf', { allOf: [{ type: 'string' }] }],
     ['not', { type: 'string', not: { const: 'x' } }],
     ['if', { type: 'string', if: { const: 'a' }, then: { const: 'a' } }],
-    ['patternProperties', { type: 'object', patternProperties: {}, properties: {}, required: [], additionalProperties: false }],
+    [
+      'patternProperties',
+      { type: 'object', patternProperties: {}, properties: {}, required: [], additionalProperties: false },
+    ],
     ['minLength', { type: 'string', minLength: 2 }],
     ['maxLength', { type: 'string', maxLength: 2 }],
     ['uniqueItems', { type: 'array', items: { type: 'string' }, uniqueItems: true }],
     ['prefixItems', { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string' } }],
   ])('rejects the unsupported keyword %s', async (keyword, property) => {
     const error = await badRequest(
-      strictFormat({ type: 'object', properties: { field: property }, required: ['field'], additionalProperties: false }),
+      strictFormat({
+        type: 'object',
+        properties: { field: property },
+        required: ['field'],
+        additionalProperties: false,
+      }),
     );
     expect(error.message).toBe(
       `400 Invalid schema for response_format 'out': In context=('properties', 'field'), '${keyword}' is not permitted.`,
@@ -349,7 +394,11 @@ describe('OpenAI chat completions: rejections', () => {
     expect(arrayRoot.message).toBe(
       `400 Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got 'type: "array"'.`,
     );
-    const anyOfRoot = await badRequest(strictFormat({ anyOf: [{ type: 'object', properties: {}, required: [], additionalProperties: false }] }));
+    const anyOfRoot = await badRequest(
+      strictFormat({
+        anyOf: [{ type: 'object', properties: {}, required: [], additionalProperties: false }],
+      }),
+    );
     expect(anyOfRoot.message).toBe(
       `400 Invalid schema for response_format 'out': schema must be a JSON Schema of 'type: "object"', got 'type: "None"'.`,
     );
@@ -363,16 +412,36 @@ describe('OpenAI chat completions: rejections', () => {
       additionalProperties: false,
     };
     const ok = await client.chat.completions.create(
-      strictFormat({ type: 'object', properties: { root: { $ref: '#/$defs/node' } }, required: ['root'], additionalProperties: false, $defs: { node } }) as OpenAI.ChatCompletionCreateParamsNonStreaming,
+      strictFormat({
+        type: 'object',
+        properties: { root: { $ref: '#/$defs/node' } },
+        required: ['root'],
+        additionalProperties: false,
+        $defs: { node },
+      }) as OpenAI.ChatCompletionCreateParamsNonStreaming,
     );
-    expect(JSON.parse(ok.choices[0]?.message.content ?? '')).toEqual({ root: { value: 'example', children: [{ value: 'example', children: [] }] } });
+    expect(JSON.parse(ok.choices[0]?.message.content ?? '')).toEqual({
+      root: { value: 'example', children: [{ value: 'example', children: [] }] },
+    });
 
     const external = await badRequest(
-      strictFormat({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } }, required: ['a'], additionalProperties: false }),
+      strictFormat({
+        type: 'object',
+        properties: { a: { $ref: 'https://example.com/a.json' } },
+        required: ['a'],
+        additionalProperties: false,
+      }),
     );
-    expect(external.message).toContain("In context=('properties', 'a'), '$ref' 'https://example.com/a.json' is not supported");
+    expect(external.message).toContain(
+      "In context=('properties', 'a'), '$ref' 'https://example.com/a.json' is not supported",
+    );
     const missing = await badRequest(
-      strictFormat({ type: 'object', properties: { a: { $ref: '#/$defs/nope' } }, required: ['a'], additionalProperties: false }),
+      strictFormat({
+        type: 'object',
+        properties: { a: { $ref: '#/$defs/nope' } },
+        required: ['a'],
+        additionalProperties: false,
+      }),
     );
     expect(missing.message).toContain("reference to component 'nope' which was not found in the schema.");
   });
@@ -381,7 +450,9 @@ describe('OpenAI chat completions: rejections', () => {
     const valid = { type: 'object', properties: {}, required: [], additionalProperties: false };
     const invalid = await badRequest(strictFormat(valid, 'my schema'));
     expect(invalid.param).toBe('response_format.json_schema.name');
-    expect(invalid.message).toContain("string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.");
+    expect(invalid.message).toContain(
+      "string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.",
+    );
     const long = await badRequest(strictFormat(valid, 'x'.repeat(65)));
     expect(long.code).toBe('string_above_max_length');
   });
@@ -390,7 +461,16 @@ describe('OpenAI chat completions: rejections', () => {
     const error = await badRequest({
       model: 'gpt-test',
       messages: hello,
-      tools: [{ type: 'function', function: { name: 'lookup', strict: true, parameters: { type: 'object', properties: { q: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: {
+            name: 'lookup',
+            strict: true,
+            parameters: { type: 'object', properties: { q: { type: 'string' } } },
+          },
+        },
+      ],
     });
     expect(error.message).toBe(
       "400 Invalid schema for function 'lookup': In context=(), 'additionalProperties' is required to be supplied and to be false.",
@@ -425,23 +505,38 @@ describe('OpenAI chat completions: rejections', () => {
     const call = { id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } };
     const mismatched = await badRequest({
       model: 'gpt-test',
-      messages: [hello[0], { role: 'assistant', tool_calls: [call] }, { role: 'tool', tool_call_id: 'call_2', content: 'x' }],
+      messages: [
+        hello[0],
+        { role: 'assistant', tool_calls: [call] },
+        { role: 'tool', tool_call_id: 'call_2', content: 'x' },
+      ],
     });
-    expect(mismatched.message).toContain("'tool_call_id' of 'call_2' not found in 'tool_calls' of previous message.");
+    expect(mismatched.message).toContain(
+      "'tool_call_id' of 'call_2' not found in 'tool_calls' of previous message.",
+    );
     const unanswered = await badRequest({
       model: 'gpt-test',
       messages: [hello[0], { role: 'assistant', tool_calls: [call] }, { role: 'user', content: 'and?' }],
     });
-    expect(unanswered.message).toContain('The following tool_call_ids did not have response messages: call_1');
+    expect(unanswered.message).toContain(
+      'The following tool_call_ids did not have response messages: call_1',
+    );
   });
 
   it('rejects stream_options without stream', async () => {
-    const error = await badRequest({ model: 'gpt-test', messages: hello, stream_options: { include_usage: true } });
+    const error = await badRequest({
+      model: 'gpt-test',
+      messages: hello,
+      stream_options: { include_usage: true },
+    });
     expect(error.param).toBe('stream_options');
   });
 
   it('rejects a request without credentials with 401', async () => {
-    const response = await postJson(`${emulator.openaiBaseUrl}/chat/completions`, { model: 'gpt-test', messages: hello });
+    const response = await postJson(`${emulator.openaiBaseUrl}/chat/completions`, {
+      model: 'gpt-test',
+      messages: hello,
+    });
     expect(response.status).toBe(401);
     const body = (await response.json()) as { error: { type: string; message: string } };
     expect(body.error.type).toBe('invalid_request_error');
@@ -481,11 +576,17 @@ describe('OpenAI faults', () => {
   it('lets the SDK retry immediately when retry-after-ms is 0', async () => {
     emulator.script({ kind: 'error', status: 503, retryAfterMs: 0 }, { kind: 'text', text: 'recovered' });
     const started = performance.now();
-    const completion = await openAiClient(emulator, { maxRetries: 1 }).chat.completions.create({ model: 'gpt-test', messages: hello });
+    const completion = await openAiClient(emulator, { maxRetries: 1 }).chat.completions.create({
+      model: 'gpt-test',
+      messages: hello,
+    });
     expect(completion.choices[0]?.message.content).toBe('recovered');
     // Without the header the SDK would back off for at least 375 ms.
     expect(performance.now() - started).toBeLessThan(350);
-    expect(emulator.requests.map((request) => request.headers['x-stainless-retry-count'])).toEqual(['0', '1']);
+    expect(emulator.requests.map((request) => request.headers['x-stainless-retry-count'])).toEqual([
+      '0',
+      '1',
+    ]);
   });
 
   it('waits delayMs before answering', async () => {
@@ -496,7 +597,12 @@ describe('OpenAI faults', () => {
   });
 
   it('throws when the stream is cut mid-way', async () => {
-    emulator.script({ kind: 'text', text: 'a long answer that never finishes', chunkSize: 4, streamFault: { kind: 'cut', afterChunks: 3 } });
+    emulator.script({
+      kind: 'text',
+      text: 'a long answer that never finishes',
+      chunkSize: 4,
+      streamFault: { kind: 'cut', afterChunks: 3 },
+    });
     const stream = await client.chat.completions.create({ model: 'gpt-test', messages: hello, stream: true });
     const seen: string[] = [];
     const error = await rejectionOf(
@@ -526,7 +632,12 @@ describe('OpenAI faults', () => {
     emulator.script({
       kind: 'text',
       text: 'hello',
-      streamFault: { kind: 'error-event', afterChunks: 2, message: 'The server had an error mid-stream', type: 'server_error' },
+      streamFault: {
+        kind: 'error-event',
+        afterChunks: 2,
+        message: 'The server had an error mid-stream',
+        type: 'server_error',
+      },
     });
     const stream = await client.chat.completions.create({ model: 'gpt-test', messages: hello, stream: true });
     const error = await rejectionOf(
@@ -538,22 +649,36 @@ describe('OpenAI faults', () => {
     );
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect((error as InstanceType<typeof OpenAI.APIError>).status).toBeUndefined();
-    expect((error as InstanceType<typeof OpenAI.APIError>).message).toBe('The server had an error mid-stream');
+    expect((error as InstanceType<typeof OpenAI.APIError>).message).toBe(
+      'The server had an error mid-stream',
+    );
     expect((error as InstanceType<typeof OpenAI.APIError>).type).toBe('server_error');
   });
 
   it('times out on a hang and keeps serving afterwards', async () => {
     emulator.script({ kind: 'hang' });
-    const error = await rejectionOf(openAiClient(emulator, { timeout: 200 }).chat.completions.create({ model: 'gpt-test', messages: hello }));
+    const error = await rejectionOf(
+      openAiClient(emulator, { timeout: 200 }).chat.completions.create({
+        model: 'gpt-test',
+        messages: hello,
+      }),
+    );
     expect(error).toBeInstanceOf(OpenAI.APIConnectionTimeoutError);
     const completion = await client.chat.completions.create({ model: 'gpt-test', messages: hello });
     expect(completion.choices[0]?.message.content).toBe(defaultReplyText);
   });
 
   it('lets the client abort a stalled stream', async () => {
-    emulator.script({ kind: 'text', text: 'stalling answer', streamFault: { kind: 'stall', afterChunks: 2 } });
+    emulator.script({
+      kind: 'text',
+      text: 'stalling answer',
+      streamFault: { kind: 'stall', afterChunks: 2 },
+    });
     const controller = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'gpt-test', messages: hello, stream: true }, { signal: controller.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'gpt-test', messages: hello, stream: true },
+      { signal: controller.signal },
+    );
     const seen: string[] = [];
     setTimeout(() => controller.abort(), 150);
     // The SDK ends iteration quietly when the user aborts.
@@ -567,6 +692,11 @@ describe('OpenAI models', () => {
   it('lists models in the OpenAI list shape', async () => {
     const page = await client.models.list();
     expect(page.data.map((model) => model.id)).toEqual(['gpt-test', 'claude-test', 'gemini-test']);
-    expect(page.data[0]).toEqual({ id: 'gpt-test', object: 'model', created: 1_700_000_000, owned_by: 'provider-emulator' });
+    expect(page.data[0]).toEqual({
+      id: 'gpt-test',
+      object: 'model',
+      created: 1_700_000_000,
+      owned_by: 'provider-emulator',
+    });
   });
 });

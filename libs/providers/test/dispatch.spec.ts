@@ -14,38 +14,67 @@ describe('dispatch by client type', () => {
     ['a Date', new Date(), 'Date'],
     ['a plain object', { hello: 'world' }, 'Object'],
   ])('rejects %s with a TypeError naming its type', (_name, client, typeName) => {
-    expect(() => executeChatCompletion(client as unknown as SupportedClient, { modelParams: { model: 'm' }, ...ask })).toThrow(
-      new RegExp(`unsupported client type ${typeName}`),
-    );
+    expect(() =>
+      executeChatCompletion(client as unknown as SupportedClient, { modelParams: { model: 'm' }, ...ask }),
+    ).toThrow(new RegExp(`unsupported client type ${typeName}`));
   });
 
   it('accepts a subclass of the OpenAI client', async () => {
     class TracingOpenAI extends OpenAI {}
     emulator().script({ kind: 'text', text: 'from subclass' });
     const client = new TracingOpenAI({ apiKey: 'k', baseURL: emulator().openaiBaseUrl });
-    expect((await executeChatCompletion(client, { modelParams: { model: models.openai }, ...ask })).text).toBe('from subclass');
+    expect(
+      (await executeChatCompletion(client, { modelParams: { model: models.openai }, ...ask })).text,
+    ).toBe('from subclass');
   });
 
-  it.each(['openai', 'anthropic', 'gemini'] as const)('duck-types a wrapper shaped like the %s client', async (provider) => {
-    const real = clients()[provider];
-    const wrapper = {
-      openai: { chat: { completions: { create: (...args: unknown[]) => Reflect.apply(clients().openai.chat.completions.create, clients().openai.chat.completions, args) } } },
-      anthropic: { messages: { create: (...args: unknown[]) => Reflect.apply(clients().anthropic.messages.create, clients().anthropic.messages, args) } },
-      gemini: {
-        generateContent: (...args: unknown[]) => Reflect.apply(clients().gemini.generateContent, clients().gemini, args),
-        generateContentStream: (...args: unknown[]) => Reflect.apply(clients().gemini.generateContentStream, clients().gemini, args),
-      },
-    }[provider] as unknown as SupportedClient;
-    expect(wrapper).not.toBe(real);
-    emulator().script({ kind: 'text', text: `via ${provider} wrapper` });
-    const result = await executeChatCompletion(wrapper, { modelParams: { model: models[provider] }, ...ask });
-    expect(result).toMatchObject({ provider, text: `via ${provider} wrapper` });
-  });
+  it.each(['openai', 'anthropic', 'gemini'] as const)(
+    'duck-types a wrapper shaped like the %s client',
+    async (provider) => {
+      const real = clients()[provider];
+      const wrapper = {
+        openai: {
+          chat: {
+            completions: {
+              create: (...args: unknown[]) =>
+                Reflect.apply(
+                  clients().openai.chat.completions.create,
+                  clients().openai.chat.completions,
+                  args,
+                ),
+            },
+          },
+        },
+        anthropic: {
+          messages: {
+            create: (...args: unknown[]) =>
+              Reflect.apply(clients().anthropic.messages.create, clients().anthropic.messages, args),
+          },
+        },
+        gemini: {
+          generateContent: (...args: unknown[]) =>
+            Reflect.apply(clients().gemini.generateContent, clients().gemini, args),
+          generateContentStream: (...args: unknown[]) =>
+            Reflect.apply(clients().gemini.generateContentStream, clients().gemini, args),
+        },
+      }[provider] as unknown as SupportedClient;
+      expect(wrapper).not.toBe(real);
+      emulator().script({ kind: 'text', text: `via ${provider} wrapper` });
+      const result = await executeChatCompletion(wrapper, {
+        modelParams: { model: models[provider] },
+        ...ask,
+      });
+      expect(result).toMatchObject({ provider, text: `via ${provider} wrapper` });
+    },
+  );
 
   it('talks to an OpenAI-compatible server (vLLM, Ollama, Mistral…) through the openai client and a base URL', async () => {
     const compatible = new OpenAI({ apiKey: 'EMPTY', baseURL: `${emulator().url}/v1` });
     emulator().script({ kind: 'text', text: 'local model says hi' });
-    const result = await executeChatCompletion(compatible, { modelParams: { model: 'mistral-small-latest' }, ...ask });
+    const result = await executeChatCompletion(compatible, {
+      modelParams: { model: 'mistral-small-latest' },
+      ...ask,
+    });
     expect(result).toMatchObject({ provider: 'openai', text: 'local model says hi' });
     expect(emulator().lastRequest()?.body).toMatchObject({ model: 'mistral-small-latest' });
   });
@@ -57,7 +86,12 @@ describe('switching provider mid-session', () => {
   it('a tool loop recorded on Gemini continues on OpenAI and Anthropic (the emulators reject orphaned results)', async () => {
     const { gemini, openai, anthropic } = createClients(emulator());
     const history: ChatMessage[] = [{ role: 'user', content: 'Weather in Paris and Rome?' }];
-    const tools = [{ name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }];
+    const tools = [
+      {
+        name: 'weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+      },
+    ];
 
     emulator().script({
       kind: 'tool-calls',
@@ -66,12 +100,21 @@ describe('switching provider mid-session', () => {
         { name: 'weather', arguments: { city: 'Rome' } },
       ],
     });
-    const first = await executeChatCompletion(gemini, { modelParams: { model: models.gemini }, messages: history, tools });
+    const first = await executeChatCompletion(gemini, {
+      modelParams: { model: models.gemini },
+      messages: history,
+      tools,
+    });
     expect(first.toolCalls).toHaveLength(2);
     expect(new Set(first.toolCalls.map((call) => call.id)).size).toBe(2);
     history.push({ role: 'assistant', content: first.text, toolCalls: first.toolCalls });
     for (const call of first.toolCalls) {
-      history.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `sunny in ${JSON.parse(call.arguments).city}` });
+      history.push({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: `sunny in ${JSON.parse(call.arguments).city}`,
+      });
     }
 
     for (const [client, model] of [
@@ -87,7 +130,10 @@ describe('switching provider mid-session', () => {
 
   it('Gemini tool call ids are stable for the same answer and distinct across answers', async () => {
     const { gemini } = createClients(emulator());
-    const reply = { kind: 'tool-calls' as const, toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }] };
+    const reply = {
+      kind: 'tool-calls' as const,
+      toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }],
+    };
     emulator().script(reply, reply);
     const call = () => executeChatCompletion(gemini, { modelParams: { model: models.gemini }, ...ask });
     const [first, second] = [await call(), await call()];

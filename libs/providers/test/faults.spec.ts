@@ -7,8 +7,16 @@ import { collect, models, providerNames, useEmulator } from './support/emulator-
 
 const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 2_000 };
 
-function options(provider: ProviderName, extra: Partial<ChatCompletionOptions> = {}): ChatCompletionOptions & { stream?: false } {
-  return { modelParams: { model: models[provider] }, messages: [{ role: 'user', content: 'Hi' }], retry: fastRetry, ...extra } as ChatCompletionOptions & {
+function options(
+  provider: ProviderName,
+  extra: Partial<ChatCompletionOptions> = {},
+): ChatCompletionOptions & { stream?: false } {
+  return {
+    modelParams: { model: models[provider] },
+    messages: [{ role: 'user', content: 'Hi' }],
+    retry: fastRetry,
+    ...extra,
+  } as ChatCompletionOptions & {
     stream?: false;
   };
 }
@@ -27,7 +35,11 @@ describe.each(providerNames)('%s faults', (provider) => {
   const { emulator, clients } = useEmulator();
 
   it.each([429, 500, 503])('retries %i and then succeeds; the SDK itself never retries', async (status) => {
-    emulator().script({ kind: 'error', status, retryAfterSeconds: 0 }, { kind: 'error', status }, { kind: 'text', text: 'finally' });
+    emulator().script(
+      { kind: 'error', status, retryAfterSeconds: 0 },
+      { kind: 'error', status },
+      { kind: 'text', text: 'finally' },
+    );
     const result = await executeChatCompletion(clients()[provider], options(provider));
     expect(result.text).toBe('finally');
     expect(result.attempts).toBe(3);
@@ -36,7 +48,12 @@ describe.each(providerNames)('%s faults', (provider) => {
 
   it('gives up after maxAttempts with a typed error carrying status, code, message and request id', async () => {
     emulator().script({ kind: 'error', status: 503, message: 'busy right now', times: 5 });
-    const error = await rejection(executeChatCompletion(clients()[provider], options(provider, { retry: { ...fastRetry, maxAttempts: 2 } })));
+    const error = await rejection(
+      executeChatCompletion(
+        clients()[provider],
+        options(provider, { retry: { ...fastRetry, maxAttempts: 2 } }),
+      ),
+    );
     expect(error).toMatchObject({ provider, status: 503, isRetryable: true });
     expect(error.message).toContain('busy right now');
     expect(error.code).toBeTruthy();
@@ -53,15 +70,24 @@ describe.each(providerNames)('%s faults', (provider) => {
   });
 
   it('honours retry-after from the server', async () => {
-    emulator().script({ kind: 'error', status: 429, retryAfterSeconds: 1, retryDelay: '1s' }, { kind: 'text', text: 'ok' });
+    emulator().script(
+      { kind: 'error', status: 429, retryAfterSeconds: 1, retryDelay: '1s' },
+      { kind: 'text', text: 'ok' },
+    );
     const started = Date.now();
-    const result = await executeChatCompletion(clients()[provider], options(provider, { retry: { ...fastRetry, maxTotalWaitMs: 5_000 } }));
+    const result = await executeChatCompletion(
+      clients()[provider],
+      options(provider, { retry: { ...fastRetry, maxTotalWaitMs: 5_000 } }),
+    );
     expect(result.attempts).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it('does not wait for a retry-after longer than the total wait budget', async () => {
-    emulator().script({ kind: 'error', status: 429, retryAfterSeconds: 30, retryDelay: '30s' }, { kind: 'text', text: 'never' });
+    emulator().script(
+      { kind: 'error', status: 429, retryAfterSeconds: 30, retryDelay: '30s' },
+      { kind: 'text', text: 'never' },
+    );
     const error = await rejection(executeChatCompletion(clients()[provider], options(provider)));
     expect(error).toMatchObject({ status: 429, retryAfterMs: 30_000 });
     expect(emulator().requests).toHaveLength(1);
@@ -71,14 +97,18 @@ describe.each(providerNames)('%s faults', (provider) => {
     emulator().script({ kind: 'hang' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const error = await rejection(executeChatCompletion(clients()[provider], options(provider, { signal: controller.signal })));
+    const error = await rejection(
+      executeChatCompletion(clients()[provider], options(provider, { signal: controller.signal })),
+    );
     expect(error).toMatchObject({ code: 'aborted', isRetryable: false });
     expect(emulator().requests).toHaveLength(1);
   });
 
   it('retries a stream that fails before its first chunk', async () => {
     emulator().script({ kind: 'error', status: 503 }, { kind: 'text', text: 'streamed fine' });
-    const parts = await collect(executeChatCompletion(clients()[provider], { ...options(provider), stream: true }));
+    const parts = await collect(
+      executeChatCompletion(clients()[provider], { ...options(provider), stream: true }),
+    );
     const finish = parts.at(-1);
     expect(finish?.type === 'finish' && finish.result).toMatchObject({ text: 'streamed fine', attempts: 2 });
   });
@@ -88,11 +118,17 @@ describe.each(providerNames)('%s faults', (provider) => {
     ['a malformed chunk', { kind: 'malformed' as const, afterChunks: 4 }],
     ['an error event', { kind: 'error-event' as const, afterChunks: 4, status: 529 }],
   ])('never retries after output began: %s', async (_name, streamFault) => {
-    emulator().script({ kind: 'text', text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 2, streamFault }, { kind: 'text', text: 'second' });
+    emulator().script(
+      { kind: 'text', text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 2, streamFault },
+      { kind: 'text', text: 'second' },
+    );
     const seen: string[] = [];
     let failure: unknown;
     try {
-      for await (const part of executeChatCompletion(clients()[provider], { ...options(provider), stream: true })) {
+      for await (const part of executeChatCompletion(clients()[provider], {
+        ...options(provider),
+        stream: true,
+      })) {
         if (part.type === 'text-delta') seen.push(part.text);
       }
     } catch (error) {

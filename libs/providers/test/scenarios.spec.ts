@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ScriptedReply } from '@agentdesk/provider-emulator';
-import { executeChatCompletion, type ChatCompletionOptions, type ChatCompletionResult, type ProviderName } from '../src';
+import {
+  executeChatCompletion,
+  type ChatCompletionOptions,
+  type ChatCompletionResult,
+  type ProviderName,
+} from '../src';
 import { collect, models, providerNames, useEmulator } from './support/emulator-clients';
 
 /**
@@ -74,7 +79,12 @@ const scenarios: Scenario[] = [
           { role: 'user', content: 'Hi' },
         ],
       },
-      anthropic: { model: 'claude-test', max_tokens: 32, system: 'Be terse.', messages: [{ role: 'user', content: 'Hi' }] },
+      anthropic: {
+        model: 'claude-test',
+        max_tokens: 32,
+        system: 'Be terse.',
+        messages: [{ role: 'user', content: 'Hi' }],
+      },
       gemini: {
         ...geminiBase,
         generationConfig: { maxOutputTokens: 32 },
@@ -284,7 +294,12 @@ const scenarios: Scenario[] = [
                       required: ['radius'],
                       additionalProperties: false,
                     },
-                    { type: 'object', properties: { side: { type: 'number' } }, required: ['side'], additionalProperties: false },
+                    {
+                      type: 'object',
+                      properties: { side: { type: 'number' } },
+                      required: ['side'],
+                      additionalProperties: false,
+                    },
                   ],
                 },
               },
@@ -303,8 +318,18 @@ const scenarios: Scenario[] = [
             properties: {
               shape: {
                 anyOf: [
-                  { type: 'object', properties: { radius: { type: 'number' } }, required: ['radius'], propertyOrdering: ['radius'] },
-                  { type: 'object', properties: { side: { type: 'number' } }, required: ['side'], propertyOrdering: ['side'] },
+                  {
+                    type: 'object',
+                    properties: { radius: { type: 'number' } },
+                    required: ['radius'],
+                    propertyOrdering: ['radius'],
+                  },
+                  {
+                    type: 'object',
+                    properties: { side: { type: 'number' } },
+                    required: ['side'],
+                    propertyOrdering: ['side'],
+                  },
                 ],
               },
             },
@@ -363,7 +388,9 @@ const scenarios: Scenario[] = [
     },
     check: (result) => {
       expect(result.finishReason).toBe('tool-calls');
-      expect(result.toolCalls).toEqual([{ id: expect.stringMatching(/^[\w-]+$/), name: 'weather', arguments: '{"city":"Paris"}' }]);
+      expect(result.toolCalls).toEqual([
+        { id: expect.stringMatching(/^[\w-]+$/), name: 'weather', arguments: '{"city":"Paris"}' },
+      ]);
     },
   },
 ];
@@ -373,7 +400,10 @@ describe.each(providerNames)('%s', (provider) => {
 
   it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s', async (_name, scenario) => {
     emulator().script(scenario.reply);
-    const result = await executeChatCompletion(clients()[provider], { ...scenario.options(provider), stream: false });
+    const result = await executeChatCompletion(clients()[provider], {
+      ...scenario.options(provider),
+      stream: false,
+    });
     const request = emulator().lastRequest(provider);
     expect(request?.body).toEqual(scenario.body[provider]);
     expect(result.request).toMatchObject(scenario.body[provider] as object);
@@ -382,15 +412,20 @@ describe.each(providerNames)('%s', (provider) => {
     scenario.check(result, provider);
   });
 
-  it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))('%s, streamed', async (_name, scenario) => {
-    emulator().script(scenario.reply);
-    const parts = await collect(executeChatCompletion(clients()[provider], { ...scenario.options(provider), stream: true }));
-    expect(parts[0]?.type).toBe('warnings');
-    const finish = parts.at(-1);
-    if (finish?.type !== 'finish') throw new Error('stream did not end with a finish part');
-    const streamedText = parts.flatMap((part) => (part.type === 'text-delta' ? [part.text] : [])).join('');
-    expect(streamedText).toBe(finish.result.text);
-    expect(parts.filter((part) => part.type === 'usage')).toHaveLength(1);
-    scenario.check(finish.result, provider);
-  });
+  it.each(scenarios.map((scenario) => [scenario.name, scenario] as const))(
+    '%s, streamed',
+    async (_name, scenario) => {
+      emulator().script(scenario.reply);
+      const parts = await collect(
+        executeChatCompletion(clients()[provider], { ...scenario.options(provider), stream: true }),
+      );
+      expect(parts[0]?.type).toBe('warnings');
+      const finish = parts.at(-1);
+      if (finish?.type !== 'finish') throw new Error('stream did not end with a finish part');
+      const streamedText = parts.flatMap((part) => (part.type === 'text-delta' ? [part.text] : [])).join('');
+      expect(streamedText).toBe(finish.result.text);
+      expect(parts.filter((part) => part.type === 'usage')).toHaveLength(1);
+      scenario.check(finish.result, provider);
+    },
+  );
 });

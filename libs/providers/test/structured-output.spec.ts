@@ -38,13 +38,19 @@ describe('OpenAI structured output', () => {
       messages: [{ role: 'user', content: 'x' }],
       responseFormat: { type: 'json_schema', schema },
     });
-    expect(bodyOf(emulator().lastRequest()).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'response', schema } });
+    expect(bodyOf(emulator().lastRequest()).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema },
+    });
     await executeChatCompletion(clients().openai, {
       modelParams: { model: models.openai },
       messages: [{ role: 'user', content: 'x' }],
       responseFormat: { type: 'json_schema', schema, name: 'verdict' },
     });
-    expect(bodyOf(emulator().lastRequest()).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'verdict', schema } });
+    expect(bodyOf(emulator().lastRequest()).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'verdict', schema },
+    });
   });
 
   it('restores the nulls strict mode forced on optional properties, so the result fits the original schema', async () => {
@@ -105,14 +111,22 @@ describe.each(providerNames)('%s: validation against the original schema', (prov
   });
 
   it('repairs once when asked: the errors go back to the model and its corrected answer is used', async () => {
-    emulator().script({ kind: 'json', value: { name: 'Al', age: -1 } }, { kind: 'json', value: { name: 'Al', age: 30 } });
+    emulator().script(
+      { kind: 'json', value: { name: 'Al', age: -1 } },
+      { kind: 'json', value: { name: 'Al', age: 30 } },
+    );
     const result = await executeChatCompletion(clients()[provider], {
       modelParams: { model: models[provider] },
       messages: [{ role: 'user', content: 'x' }],
       responseFormat: { type: 'json_schema', schema },
       repairInvalidJson: true,
     });
-    expect(result).toMatchObject({ json: { name: 'Al', age: 30 }, validation: { valid: true }, repaired: true, attempts: 2 });
+    expect(result).toMatchObject({
+      json: { name: 'Al', age: 30 },
+      validation: { valid: true },
+      repaired: true,
+      attempts: 2,
+    });
     const repairRequest = JSON.stringify(emulator().lastRequest()?.body);
     expect(repairRequest).toContain('/age');
     expect(repairRequest).toContain('{\\"name\\":\\"Al\\",\\"age\\":-1}');
@@ -143,16 +157,19 @@ describe('schemas a provider cannot take', () => {
     required: ['name'],
   };
 
-  it.each(['anthropic', 'gemini'] as const)('%s: a recursive schema is a clear error before any request', (provider) => {
-    expect(() =>
-      executeChatCompletion(clients()[provider], {
-        modelParams: { model: models[provider] },
-        messages: [{ role: 'user', content: 'x' }],
-        responseFormat: { type: 'json_schema', schema: recursive },
-      }),
-    ).toThrow(SchemaLoweringError);
-    expect(emulator().requests).toHaveLength(0);
-  });
+  it.each(['anthropic', 'gemini'] as const)(
+    '%s: a recursive schema is a clear error before any request',
+    (provider) => {
+      expect(() =>
+        executeChatCompletion(clients()[provider], {
+          modelParams: { model: models[provider] },
+          messages: [{ role: 'user', content: 'x' }],
+          responseFormat: { type: 'json_schema', schema: recursive },
+        }),
+      ).toThrow(SchemaLoweringError);
+      expect(emulator().requests).toHaveLength(0);
+    },
+  );
 
   it('OpenAI strict keeps recursion through $defs', async () => {
     emulator().script({ kind: 'json', value: { name: 'root', children: [{ name: 'leaf', children: [] }] } });

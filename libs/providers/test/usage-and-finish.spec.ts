@@ -6,7 +6,13 @@ const ask = { messages: [{ role: 'user' as const, content: 'x' }] };
 
 describe('usage is normalized per the wire facts', () => {
   const { emulator, clients } = useEmulator();
-  const usage = { inputTokens: 100, cachedInputTokens: 40, cacheCreationInputTokens: 10, outputTokens: 30, reasoningTokens: 12 };
+  const usage = {
+    inputTokens: 100,
+    cachedInputTokens: 40,
+    cacheCreationInputTokens: 10,
+    outputTokens: 30,
+    reasoningTokens: 12,
+  };
 
   // OpenAI prompt includes cached and completion includes reasoning; Anthropic input is the sum of
   // three disjoint counts and thinking sits inside output; Gemini reports thoughts beside candidates.
@@ -18,9 +24,18 @@ describe('usage is normalized per the wire facts', () => {
 
   it.each(providerNames)('%s, non-streaming and streaming agree', async (provider) => {
     emulator().script({ kind: 'text', text: 'hello', usage }, { kind: 'text', text: 'hello', usage });
-    const result = await executeChatCompletion(clients()[provider], { modelParams: { model: models[provider] }, ...ask });
+    const result = await executeChatCompletion(clients()[provider], {
+      modelParams: { model: models[provider] },
+      ...ask,
+    });
     expect(result.usage).toEqual(expected[provider]);
-    const parts = await collect(executeChatCompletion(clients()[provider], { modelParams: { model: models[provider] }, ...ask, stream: true }));
+    const parts = await collect(
+      executeChatCompletion(clients()[provider], {
+        modelParams: { model: models[provider] },
+        ...ask,
+        stream: true,
+      }),
+    );
     expect(parts.find((part) => part.type === 'usage')).toEqual({ type: 'usage', usage: expected[provider] });
   });
 });
@@ -29,7 +44,8 @@ describe('finish reasons', () => {
   const { emulator, clients } = useEmulator();
 
   it.each(providerNames)('%s: length, content filter and refusal', async (provider) => {
-    const call = () => executeChatCompletion(clients()[provider], { modelParams: { model: models[provider] }, ...ask });
+    const call = () =>
+      executeChatCompletion(clients()[provider], { modelParams: { model: models[provider] }, ...ask });
     emulator().script({ kind: 'text', text: 'cut sh', finishReason: 'length' });
     expect(await call()).toMatchObject({ finishReason: 'length', text: 'cut sh' });
     emulator().script({ kind: 'text', text: '', finishReason: 'content-filter' });
@@ -48,18 +64,29 @@ describe('Anthropic API versions', () => {
   it('2026-10-21 never receives temperature (a 400 there); it becomes a warning', async () => {
     const client = createClients(emulator()).anthropic;
     emulator().script({ kind: 'text', text: 'ok' });
-    const result = await executeChatCompletion(client, { modelParams: { model: models.anthropic, temperature: 0.5 }, ...ask });
+    const result = await executeChatCompletion(client, {
+      modelParams: { model: models.anthropic, temperature: 0.5 },
+      ...ask,
+    });
     expect(emulator().lastRequest()?.headers['anthropic-version']).toBe('2026-10-21');
     expect(emulator().lastRequest()?.body).not.toHaveProperty('temperature');
-    expect(result.warnings).toEqual([expect.objectContaining({ type: 'unsupported-setting', setting: 'temperature' })]);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ type: 'unsupported-setting', setting: 'temperature' }),
+    ]);
   });
 
   it('2023-06-01 receives temperature, clamped to Anthropic’s range with a warning', async () => {
     const client = createClients(emulator(), { anthropicVersion: '2023-06-01' }).anthropic;
     emulator().script({ kind: 'text', text: 'ok' });
-    const result = await executeChatCompletion(client, { modelParams: { model: models.anthropic }, temperature: 1.7, ...ask });
+    const result = await executeChatCompletion(client, {
+      modelParams: { model: models.anthropic },
+      temperature: 1.7,
+      ...ask,
+    });
     expect(emulator().lastRequest()?.headers['anthropic-version']).toBe('2023-06-01');
     expect(emulator().lastRequest()?.body).toMatchObject({ temperature: 1 });
-    expect(result.warnings).toEqual([expect.objectContaining({ type: 'clamped-setting', setting: 'temperature' })]);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ type: 'clamped-setting', setting: 'temperature' }),
+    ]);
   });
 });

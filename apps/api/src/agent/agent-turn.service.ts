@@ -26,7 +26,11 @@ export class AgentTurnService {
   ) {}
 
   async run(input: SendMessageInput, emit: TurnEventSink): Promise<TurnResult> {
-    const ownerUserId = await this.effectiveUsers.resolve(input.caller.principal, input.caller.requestedUserId, 'read');
+    const ownerUserId = await this.effectiveUsers.resolve(
+      input.caller.principal,
+      input.caller.requestedUserId,
+      'read',
+    );
     // A portal end user never seen before owns no session.
     if (ownerUserId === null) throw notFoundError('Session');
     try {
@@ -45,7 +49,9 @@ export class AgentTurnService {
     } catch (error) {
       if (error instanceof ModelRoutingError) {
         throw new ApiError(
-          error.failure.kind === 'unknown-model' ? ApiErrorCode.UnknownModel : ApiErrorCode.ProviderNotConfigured,
+          error.failure.kind === 'unknown-model'
+            ? ApiErrorCode.UnknownModel
+            : ApiErrorCode.ProviderNotConfigured,
           error.message,
           { cause: error },
         );

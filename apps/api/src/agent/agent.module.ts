@@ -14,7 +14,11 @@ import { AgentTurnRunner } from './turn/agent-turn-runner';
   imports: [AuthModule],
   controllers: [MessagesController],
   providers: [
-    { provide: ModelRouter, useFactory: (config: AppConfig) => new ModelRouter(config.models), inject: [APP_CONFIG] },
+    {
+      provide: ModelRouter,
+      useFactory: (config: AppConfig) => new ModelRouter(config.models),
+      inject: [APP_CONFIG],
+    },
     { provide: ToolRegistry, useFactory: () => new ToolRegistry(builtInTools()) },
     {
       provide: AgentTurnRunner,

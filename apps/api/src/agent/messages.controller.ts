@@ -18,8 +18,16 @@ import { failedTurnError, toTurnJson, type TurnJson } from './turn-outcome';
 /** Sending a message runs an agent turn; the answer is JSON, or SSE events with `Accept: text/event-stream`. */
 @ApiTags('sessions')
 @ApiKeyAuthenticated()
-@ApiHeader({ name: END_USER_HEADER, required: false, description: 'Trusted portal keys only: the end user the request acts for' })
-@ApiHeader({ name: 'Idempotency-Key', required: false, description: 'A retried request with the same key returns the same turn' })
+@ApiHeader({
+  name: END_USER_HEADER,
+  required: false,
+  description: 'Trusted portal keys only: the end user the request acts for',
+})
+@ApiHeader({
+  name: 'Idempotency-Key',
+  required: false,
+  description: 'A retried request with the same key returns the same turn',
+})
 @Refuses(400, 401, 403, 404, 409, 413, 429, 502, 503, 504)
 @Controller('v1/sessions')
 export class MessagesController {
@@ -43,9 +51,13 @@ export class MessagesController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TurnJson | undefined> {
-    const idempotencyKey = rawIdempotencyKey === undefined ? undefined : idempotencyKeySchema.safeParse(rawIdempotencyKey);
+    const idempotencyKey =
+      rawIdempotencyKey === undefined ? undefined : idempotencyKeySchema.safeParse(rawIdempotencyKey);
     if (idempotencyKey && !idempotencyKey.success) {
-      throw new ApiError(ApiErrorCode.ValidationFailed, 'Idempotency-Key: must be 1–200 visible ASCII characters');
+      throw new ApiError(
+        ApiErrorCode.ValidationFailed,
+        'Idempotency-Key: must be 1–200 visible ASCII characters',
+      );
     }
     // The client going away aborts the turn: the provider call is cancelled, the partial answer kept.
     const disconnect = new AbortController();

@@ -25,7 +25,9 @@ export const responseFormatSchema = z.union([
       type: z.literal('json_schema'),
       json_schema: z
         .object({
-          name: singleLineText(64).regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' }).optional(),
+          name: singleLineText(64)
+            .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' })
+            .optional(),
           description: multilineText(10_000).optional(),
           schema: jsonObjectSchema.optional(),
           strict: z.boolean().nullable().optional(),
@@ -37,7 +39,9 @@ export const responseFormatSchema = z.union([
     .object({
       type: z.literal('json_schema'),
       schema: jsonObjectSchema,
-      name: singleLineText(64).regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' }).optional(),
+      name: singleLineText(64)
+        .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' })
+        .optional(),
       description: multilineText(10_000).optional(),
       strict: z.boolean().nullable().optional(),
     })
@@ -50,7 +54,10 @@ export const responseFormatSchema = z.union([
  */
 export const sendMessageBody = z
   .object({
-    content: z.union([text, z.array(contentPart).min(1, { error: 'must contain at least one part' }).max(64)]),
+    content: z.union([
+      text,
+      z.array(contentPart).min(1, { error: 'must contain at least one part' }).max(64),
+    ]),
     responseFormat: responseFormatSchema.optional(),
   })
   .strict();

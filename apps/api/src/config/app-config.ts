@@ -2,7 +2,11 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../auth/api-key-format';
 import { parseDatabaseUrl } from '../storage';
-import { ModelRoutingConfigError, readModelRoutingSettings, type ModelRoutingSettings } from '../agent/model-routing/provider-settings';
+import {
+  ModelRoutingConfigError,
+  readModelRoutingSettings,
+  type ModelRoutingSettings,
+} from '../agent/model-routing/provider-settings';
 import { defaultTurnSettings, type TurnSettings } from '../agent/turn/turn-settings';
 import { Secret } from './secret';
 
@@ -232,7 +236,10 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       providers: Object.fromEntries(
         Object.entries(config.models.endpoints).map(([provider, endpoint]) => [
           provider,
-          { apiKey: endpoint.apiKey === undefined ? 'not set' : 'set', baseUrl: endpoint.baseUrl ?? 'default' },
+          {
+            apiKey: endpoint.apiKey === undefined ? 'not set' : 'set',
+            baseUrl: endpoint.baseUrl ?? 'default',
+          },
         ]),
       ),
       routes: config.models.routes.map((route) => `${route.pattern} → ${route.provider}`),

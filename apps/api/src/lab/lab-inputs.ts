@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { cursorSchema, jsonObjectSchema, multilineText, pageSizeSchema, singleLineText } from '../http/inputs';
+import {
+  cursorSchema,
+  jsonObjectSchema,
+  multilineText,
+  pageSizeSchema,
+  singleLineText,
+} from '../http/inputs';
 
 /** Most targets one run may call at once. */
 export const MAX_RUN_TARGETS = 12;

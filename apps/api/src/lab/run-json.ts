@@ -15,7 +15,9 @@ export const targetResultJsonSchema = z.object({
   status: z.enum(['ok', 'error']),
   schemaTarget: z.enum(['openai-strict', 'anthropic', 'gemini']).nullable(),
   loweredSchema: z.record(z.string(), z.unknown()).nullable(),
-  changes: z.array(z.object({ pointer: z.string(), keyword: z.string(), action: z.string(), detail: z.string() })),
+  changes: z.array(
+    z.object({ pointer: z.string(), keyword: z.string(), action: z.string(), detail: z.string() }),
+  ),
   warnings: z.array(z.object({ type: z.string(), setting: z.string().optional(), message: z.string() })),
   request: z.record(z.string(), z.unknown()).nullable(),
   rawOutput: z.string().nullable(),

@@ -13,7 +13,9 @@ const call: TargetCall = {
 };
 
 /** A duck-typed OpenAI client whose call never settles and ignores the abort signal. */
-const deafClient = { chat: { completions: { create: () => new Promise(() => undefined) } } } as unknown as SupportedClient;
+const deafClient = {
+  chat: { completions: { create: () => new Promise(() => undefined) } },
+} as unknown as SupportedClient;
 
 function routerTo(client: SupportedClient) {
   return { resolve: (model: string): ResolvedModel => ({ model, provider: 'openai', client }) };
@@ -42,7 +44,11 @@ describe('runTarget', () => {
       },
     };
     const result = await runTarget({ router, logger }, call);
-    expect(result).toMatchObject({ status: 'error', provider: null, error: { kind: 'internal', code: 'internal_error' } });
+    expect(result).toMatchObject({
+      status: 'error',
+      provider: null,
+      error: { kind: 'internal', code: 'internal_error' },
+    });
     expect(JSON.stringify(result)).not.toContain('/etc/secret');
     expect(logger.error).toHaveBeenCalledOnce();
   });

@@ -94,7 +94,8 @@ async function withTimeout<T>(timeoutMs: number, work: (signal: AbortSignal) => 
 
 function toTargetError(error: unknown, model: string, logger: TargetDependencies['logger']): TargetError {
   if (error instanceof TargetTimeout) return { kind: 'timeout', code: 'timeout', message: error.message };
-  if (error instanceof ModelRoutingError) return { kind: 'routing', code: error.failure.kind, message: error.message };
+  if (error instanceof ModelRoutingError)
+    return { kind: 'routing', code: error.failure.kind, message: error.message };
   if (error instanceof SchemaLoweringError) {
     return { kind: 'schema-lowering', code: error.code, message: error.message, pointer: error.pointer };
   }
@@ -109,14 +110,23 @@ function toTargetError(error: unknown, model: string, logger: TargetDependencies
     };
   }
   logger.error({ err: error, model }, 'structured-output lab target failed unexpectedly');
-  return { kind: 'internal', code: 'internal_error', message: 'The target failed unexpectedly; the error was logged' };
+  return {
+    kind: 'internal',
+    code: 'internal_error',
+    message: 'The target failed unexpectedly; the error was logged',
+  };
 }
 
 function elapsedSince(startedAt: number): number {
   return Math.round(performance.now() - startedAt);
 }
 
-function succeeded(call: TargetCall, lowering: Lowering, result: ChatCompletionResult, startedAt: number): TargetResult {
+function succeeded(
+  call: TargetCall,
+  lowering: Lowering,
+  result: ChatCompletionResult,
+  startedAt: number,
+): TargetResult {
   const reported = result.schemaLowering;
   return {
     model: call.model,
@@ -182,7 +192,12 @@ export async function runTarget(dependencies: TargetDependencies, call: TargetCa
       executeChatCompletion(resolved.client, {
         modelParams: { model: resolved.model },
         messages: call.messages,
-        responseFormat: { type: 'json_schema', schema: call.schema, name: call.schemaName, strict: call.strict },
+        responseFormat: {
+          type: 'json_schema',
+          schema: call.schema,
+          name: call.schemaName,
+          strict: call.strict,
+        },
         signal,
       }),
     );

@@ -34,7 +34,8 @@ export class StructuredOutputLab {
   async run(actor: Principal, body: CreateRunBody): Promise<RunJson> {
     const schema = toStorableJson(body.schema) as JsonObject;
     assertCompilableSchema(schema);
-    const systemPrompt = body.systemPrompt === undefined || body.systemPrompt === '' ? null : body.systemPrompt;
+    const systemPrompt =
+      body.systemPrompt === undefined || body.systemPrompt === '' ? null : body.systemPrompt;
     const messages: ChatMessage[] = [
       ...(systemPrompt === null ? [] : [{ role: 'system' as const, content: systemPrompt }]),
       { role: 'user', content: body.prompt },
@@ -58,7 +59,11 @@ export class StructuredOutputLab {
       name: body.name,
       schema,
       prompt: body.prompt,
-      settings: toStorableJson({ systemPrompt, strict: body.strict, timeoutMs: body.timeoutMs }) as JsonObject,
+      settings: toStorableJson({
+        systemPrompt,
+        strict: body.strict,
+        timeoutMs: body.timeoutMs,
+      }) as JsonObject,
       targets: body.targets.map((target) => toStorableJson({ model: target.model }) as JsonObject),
       results: results.map((result) => toStorableJson(result) as JsonObject),
       startedAt,

@@ -33,7 +33,10 @@ export class StructuredOutputRunsController {
       'recorded with its error; the others are unaffected. The run is stored.',
   })
   @Returns(201, runJsonSchema, 'The finished run with every target’s result')
-  create(@CurrentPrincipal() principal: Principal, @ValidBody(createRunBody) body: CreateRunBody): Promise<RunJson> {
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @ValidBody(createRunBody) body: CreateRunBody,
+  ): Promise<RunJson> {
     return this.lab.run(principal, body);
   }
 

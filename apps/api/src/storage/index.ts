@@ -1,5 +1,11 @@
 // The storage layer's surface for the rest of the API (HTTP layer, bootstrap, benchmarks).
-export { openDatabase, parseDatabaseUrl, type AppDatabase, type DatabaseConfig, type DatabaseTarget } from './open-database';
+export {
+  openDatabase,
+  parseDatabaseUrl,
+  type AppDatabase,
+  type DatabaseConfig,
+  type DatabaseTarget,
+} from './open-database';
 export type { DatabaseDialect } from './database-dialect';
 export type { Database } from './database-schema';
 export { migrateToLatest } from './migrate';
@@ -46,4 +52,7 @@ export {
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export { AuditRepository, type AuditListFilter, type NewAuditEntry } from './repositories/audit-repository';
 export { TurnsRepository, interruptedTurnError, type RecoveredTurns } from './repositories/turns-repository';
-export { StructuredOutputRunsRepository, type NewStructuredOutputRun } from './repositories/structured-output-runs-repository';
+export {
+  StructuredOutputRunsRepository,
+  type NewStructuredOutputRun,
+} from './repositories/structured-output-runs-repository';

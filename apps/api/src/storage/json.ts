@@ -1,5 +1,6 @@
 /** Any JSON value, as stored in the JSON columns (`jsonb` on PostgreSQL, `text` on SQLite). */
-export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue =
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** A JSON object. */
 export type JsonObject = { readonly [key: string]: JsonValue };

@@ -19,7 +19,12 @@ export async function migrateToLatest(database: AppDatabase): Promise<string[]> 
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((result: MigrationResult) => result.status === 'Error')?.migrationName;
-    throw new Error(failed === undefined ? 'Database migration failed' : `Database migration ${failed} failed`, { cause: error });
+    throw new Error(
+      failed === undefined ? 'Database migration failed' : `Database migration ${failed} failed`,
+      { cause: error },
+    );
   }
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
 }

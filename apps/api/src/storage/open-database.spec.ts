@@ -9,8 +9,14 @@ import { openDatabase, parseDatabaseUrl } from './open-database';
 
 describe('parseDatabaseUrl', () => {
   it.each([
-    ['postgres://postgres@127.0.0.1:5432/test', { dialect: 'postgres', connectionString: 'postgres://postgres@127.0.0.1:5432/test' }],
-    ['postgresql://u:p@db/agentdesk', { dialect: 'postgres', connectionString: 'postgresql://u:p@db/agentdesk' }],
+    [
+      'postgres://postgres@127.0.0.1:5432/test',
+      { dialect: 'postgres', connectionString: 'postgres://postgres@127.0.0.1:5432/test' },
+    ],
+    [
+      'postgresql://u:p@db/agentdesk',
+      { dialect: 'postgres', connectionString: 'postgresql://u:p@db/agentdesk' },
+    ],
     ['sqlite:data/agentdesk.db', { dialect: 'sqlite', filename: 'data/agentdesk.db' }],
     ['sqlite:///var/lib/agentdesk.db', { dialect: 'sqlite', filename: '/var/lib/agentdesk.db' }],
     ['sqlite::memory:', { dialect: 'sqlite', filename: ':memory:' }],

@@ -30,7 +30,9 @@ export interface AppDatabase {
 }
 
 /** Which engine a URL selects, and its location (file name or connection string). */
-export type DatabaseTarget = { readonly dialect: 'sqlite'; readonly filename: string } | { readonly dialect: 'postgres'; readonly connectionString: string };
+export type DatabaseTarget =
+  | { readonly dialect: 'sqlite'; readonly filename: string }
+  | { readonly dialect: 'postgres'; readonly connectionString: string };
 
 /** Parses a database URL; throws on a scheme neither engine understands. */
 export function parseDatabaseUrl(url: string): DatabaseTarget {
@@ -39,12 +41,15 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   const sqliteMatch = /^(?:sqlite|file):(?:\/\/)?(.*)$/i.exec(trimmed);
   if (sqliteMatch !== null) {
     const filename = sqliteMatch[1] ?? '';
-    if (filename.length === 0) throw new Error('A SQLite database URL needs a file name, e.g. sqlite:data/agentdesk.db');
+    if (filename.length === 0)
+      throw new Error('A SQLite database URL needs a file name, e.g. sqlite:data/agentdesk.db');
     return { dialect: 'sqlite', filename };
   }
   // A Windows drive letter looks like a scheme; anything else with `scheme:` is a mistake.
   if (/^[a-z][a-z0-9+.-]*:/i.test(trimmed) && trimmed !== SQLITE_MEMORY && !/^[a-z]:[\\/]/i.test(trimmed)) {
-    throw new Error(`Unsupported database URL scheme in "${trimmed.split(':')[0]}:…"; use postgres:// or sqlite:`);
+    throw new Error(
+      `Unsupported database URL scheme in "${trimmed.split(':')[0]}:…"; use postgres:// or sqlite:`,
+    );
   }
   if (trimmed.length === 0) throw new Error('The database URL is empty');
   return { dialect: 'sqlite', filename: trimmed };

@@ -46,7 +46,9 @@ function decode(cursor: string): unknown {
 }
 
 function invalidCursor(cause?: unknown): StorageError {
-  return new StorageError(StorageErrorCode.InvalidCursor, 'cursor', 'The pagination cursor is not valid', { cause });
+  return new StorageError(StorageErrorCode.InvalidCursor, 'cursor', 'The pagination cursor is not valid', {
+    cause,
+  });
 }
 
 /** Encodes a `(created_at, id)` key. */
@@ -80,7 +82,13 @@ export function encodeSequenceCursor(sequence: number): string {
 export function decodeSequenceCursor(cursor: string | null | undefined): number {
   if (cursor === null || cursor === undefined) return 0;
   const value = decode(cursor);
-  if (!Array.isArray(value) || value.length !== 2 || value[0] !== 's' || !Number.isSafeInteger(value[1]) || (value[1] as number) < 0) {
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    value[0] !== 's' ||
+    !Number.isSafeInteger(value[1]) ||
+    (value[1] as number) < 0
+  ) {
     throw invalidCursor();
   }
   return value[1] as number;
@@ -90,7 +98,12 @@ export function decodeSequenceCursor(cursor: string | null | undefined): number 
  * Turns `limit + 1` fetched rows into a page: the extra row only proves a next page exists, and
  * the cursor points at the last row actually returned.
  */
-export function toPage<Row, Item>(rows: Row[], limit: number, map: (row: Row) => Item, cursorOf: (row: Row) => string): Page<Item> {
+export function toPage<Row, Item>(
+  rows: Row[],
+  limit: number,
+  map: (row: Row) => Item,
+  cursorOf: (row: Row) => string,
+): Page<Item> {
   const hasMore = rows.length > limit;
   const pageRows = hasMore ? rows.slice(0, limit) : rows;
   const last = pageRows.at(-1);

@@ -22,7 +22,10 @@ export interface Repositories {
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
-export function createRepositories(database: Pick<AppDatabase, 'db'>, options: { clock?: Clock } = {}): Repositories {
+export function createRepositories(
+  database: Pick<AppDatabase, 'db'>,
+  options: { clock?: Clock } = {},
+): Repositories {
   const context = { db: database.db, clock: options.clock ?? systemClock };
   return {
     users: new UsersRepository(context),

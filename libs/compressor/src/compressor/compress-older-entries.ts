@@ -3,7 +3,12 @@ import type { ScratchpadGroup } from '../messages/scratchpad-groups';
 import type { Summarizer } from '../summarizer/summarizer';
 import { fitsAsIs, storeResult, type CompressionContext } from './compression-context';
 import type { OlderEntriesOutcome, RemovedEntry, SummarizerReport, TruncatedItem } from './compression-event';
-import { removedEntriesNote, storedReferencesLine, summaryHeading, type StoredReference } from './compressor-texts';
+import {
+  removedEntriesNote,
+  storedReferencesLine,
+  summaryHeading,
+  type StoredReference,
+} from './compressor-texts';
 import { fitGroup } from './truncate-group';
 
 /** How older entries were fitted into what the newest group left. */
@@ -46,12 +51,21 @@ export async function compressOlderEntries(
     used += context.counter.countMessage(message);
   }
   if (allFit) {
-    return { messages, outcome: 'kept', summarizer: { status: 'not-needed' }, truncatedItems: [], removedEntries: [] };
+    return {
+      messages,
+      outcome: 'kept',
+      summarizer: { status: 'not-needed' },
+      truncatedItems: [],
+      removedEntries: [],
+    };
   }
 
   let summarizer: SummarizerReport = { status: 'not-configured' };
   if (policy.summarizer !== undefined) {
-    const attempt = await summarize(context, messages, targetTokens, { ...policy, summarizer: policy.summarizer });
+    const attempt = await summarize(context, messages, targetTokens, {
+      ...policy,
+      summarizer: policy.summarizer,
+    });
     if (attempt.message !== undefined) {
       return {
         messages: [attempt.message],
@@ -92,7 +106,9 @@ async function removedEntries(
 
 function referencesOf(entries: readonly RemovedEntry[]): StoredReference[] {
   return entries.flatMap((entry) =>
-    entry.storedResultId === undefined || entry.toolName === undefined ? [] : [{ toolName: entry.toolName, id: entry.storedResultId }],
+    entry.storedResultId === undefined || entry.toolName === undefined
+      ? []
+      : [{ toolName: entry.toolName, id: entry.storedResultId }],
   );
 }
 
@@ -111,7 +127,8 @@ async function summarize(
   // the fallback storing them again gets the same ids).
   const removed = await removedEntries(context, messages, 'summarized');
   let references = storedReferencesLine(language, referencesOf(removed));
-  const wrapperTokens = (): number => counter.countMessage({ role: 'assistant', content: `${heading}\n\n\n${references}` });
+  const wrapperTokens = (): number =>
+    counter.countMessage({ role: 'assistant', content: `${heading}\n\n\n${references}` });
   let maxTokens = targetTokens - wrapperTokens() - SUMMARY_SEAM_TOKENS;
   if (maxTokens < policy.minimumSummaryTokens && references !== '') {
     references = '';
@@ -157,7 +174,12 @@ async function summarize(
   const content = references === '' ? `${heading}\n${summary}` : `${heading}\n${summary}\n\n${references}`;
   const message: AssistantMessage = { role: 'assistant', content };
   const measured = counter.countMessageUpTo(message, targetTokens);
-  const report: SummarizerReport = { status: 'succeeded', maxTokens, summaryTokens: measured.tokens, durationMs: elapsed() };
+  const report: SummarizerReport = {
+    status: 'succeeded',
+    maxTokens,
+    summaryTokens: measured.tokens,
+    durationMs: elapsed(),
+  };
   if (!measured.exact || measured.tokens > targetTokens || content.length > context.maxMessageCharacters) {
     return { report: { ...report, status: 'overshot' }, removed };
   }
@@ -222,16 +244,26 @@ async function truncateOlder(
   const { counter, language } = context;
   const totalMessages = groups.reduce((sum, group) => sum + group.messages.length, 0);
   // Room for the shortest note, sized for the worst case (every older message removed).
-  const shortNoteReserve = counter.countMessage({ role: 'assistant', content: removedEntriesNote(language, totalMessages, '') });
+  const shortNoteReserve = counter.countMessage({
+    role: 'assistant',
+    content: removedEntriesNote(language, totalMessages, ''),
+  });
 
   const notesFor = async (suffix: KeptSuffix) => {
     const removed = groups.slice(0, suffix.firstKept).flatMap((group) => group.messages);
     const entries = await removedEntries(context, removed, 'dropped');
     const full: AssistantMessage = {
       role: 'assistant',
-      content: removedEntriesNote(language, removed.length, storedReferencesLine(language, referencesOf(entries))),
+      content: removedEntriesNote(
+        language,
+        removed.length,
+        storedReferencesLine(language, referencesOf(entries)),
+      ),
     };
-    const short: AssistantMessage = { role: 'assistant', content: removedEntriesNote(language, removed.length, '') };
+    const short: AssistantMessage = {
+      role: 'assistant',
+      content: removedEntriesNote(language, removed.length, ''),
+    };
     return { removed, entries, full, short };
   };
 
@@ -251,8 +283,15 @@ async function truncateOlder(
   const messages = [...suffix.kept];
   if (notes.removed.length > 0) {
     const room = targetTokens - suffix.tokens;
-    const note = [notes.full, notes.short].find((candidate) => counter.countMessageUpTo(candidate, room).tokens <= room);
+    const note = [notes.full, notes.short].find(
+      (candidate) => counter.countMessageUpTo(candidate, room).tokens <= room,
+    );
     if (note !== undefined) messages.unshift(note);
   }
-  return { messages, outcome: 'truncated', truncatedItems: suffix.truncatedItems, removedEntries: notes.entries };
+  return {
+    messages,
+    outcome: 'truncated',
+    truncatedItems: suffix.truncatedItems,
+    removedEntries: notes.entries,
+  };
 }

@@ -31,7 +31,10 @@ export interface CompressionContext {
 }
 
 /** Stores a tool result's full text (once per message) and returns its id; `undefined` without a store. */
-export async function storeResult(context: CompressionContext, message: ToolMessage): Promise<string | undefined> {
+export async function storeResult(
+  context: CompressionContext,
+  message: ToolMessage,
+): Promise<string | undefined> {
   if (context.store === undefined) return undefined;
   const known = context.storedIds.get(message);
   if (known !== undefined && known.content === message.content) return known.id;
@@ -54,7 +57,11 @@ export function contentLength(message: ChatMessage): number {
 }
 
 /** Tokens of a message up to `limit`, plus whether its content is over the per-message character cap. */
-export function measure(context: CompressionContext, message: ChatMessage, limit: number): TokenCount & { overCharacterCap: boolean } {
+export function measure(
+  context: CompressionContext,
+  message: ChatMessage,
+  limit: number,
+): TokenCount & { overCharacterCap: boolean } {
   const count = context.counter.countMessageUpTo(message, limit);
   return { ...count, overCharacterCap: contentLength(message) > context.maxMessageCharacters };
 }
@@ -70,6 +77,8 @@ export function reportedTokens(context: CompressionContext, message: ChatMessage
   const count = context.counter.countMessageUpTo(message, limit);
   if (count.exact) return count;
   const overhead = context.counter.countMessage({ ...message, content: '' } as ChatMessage);
-  const content = context.counter.estimateText(message.role === 'user' ? '' : flattenContent(message.content));
+  const content = context.counter.estimateText(
+    message.role === 'user' ? '' : flattenContent(message.content),
+  );
   return { tokens: Math.max(count.tokens, overhead + content.tokens), exact: false };
 }

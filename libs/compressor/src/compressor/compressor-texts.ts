@@ -18,7 +18,10 @@ export function summaryHeading(language: NoticeLanguage, entries: number): strin
 }
 
 /** The line naming where the originals of removed results can be read; empty without references. */
-export function storedReferencesLine(language: NoticeLanguage, references: readonly StoredReference[]): string {
+export function storedReferencesLine(
+  language: NoticeLanguage,
+  references: readonly StoredReference[],
+): string {
   if (references.length === 0) return '';
   // The newest references matter most: list from the end.
   const listed = references.slice(-MAX_LISTED_REFERENCES);
@@ -36,7 +39,11 @@ export function storedReferencesLine(language: NoticeLanguage, references: reado
 }
 
 /** The note that replaces older entries dropped by the deterministic fallback. */
-export function removedEntriesNote(language: NoticeLanguage, entries: number, referencesLine: string): string {
+export function removedEntriesNote(
+  language: NoticeLanguage,
+  entries: number,
+  referencesLine: string,
+): string {
   const count = formatCount(entries, language);
   const main =
     language === 'fr'

@@ -15,21 +15,48 @@ const counter = createTokenCounter({ model: 'gpt-4o' });
 const resultText = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: 'grapheme', maxLength: 300 }) },
   { weight: 1, arbitrary: fc.constant('') },
-  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom('😀', '🇫🇷', '界', 'é', '\ud800', '\udfff', '<|endoftext|>', '<|im_start|>', ' ', '\n', 'x'), maxLength: 400 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({
+      unit: fc.constantFrom(
+        '😀',
+        '🇫🇷',
+        '界',
+        'é',
+        '\ud800',
+        '\udfff',
+        '<|endoftext|>',
+        '<|im_start|>',
+        ' ',
+        '\n',
+        'x',
+      ),
+      maxLength: 400,
+    }),
+  },
   {
     weight: 2,
     // A huge single result: a piece repeated up to ~100k characters.
     arbitrary: fc
-      .tuple(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }), fc.integer({ min: 200, max: 4000 }))
+      .tuple(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 200, max: 4000 }),
+      )
       .map(([piece, times]) => piece.repeat(times)),
   },
   {
     weight: 1,
-    arbitrary: fc.integer({ min: 10, max: 3000 }).map((count) => Array.from({ length: count }, (_, index) => `line ${index} 😀 value=${index * 3}`).join('\n')),
+    arbitrary: fc
+      .integer({ min: 10, max: 3000 })
+      .map((count) =>
+        Array.from({ length: count }, (_, index) => `line ${index} 😀 value=${index * 3}`).join('\n'),
+      ),
   },
   {
     weight: 1,
-    arbitrary: fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 400 }).map((items) => JSON.stringify(items)),
+    arbitrary: fc
+      .array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 400 })
+      .map((items) => JSON.stringify(items)),
   },
 );
 
@@ -66,7 +93,10 @@ function scratchpadOf(shapes: readonly GroupShape[]): ChatMessage[] {
 
 const summarizerChoice = fc.constantFrom<[string, () => Summarizer | undefined]>(
   ['none', () => undefined],
-  ['succeeds', () => fakeSummarizers.returning('Earlier calls returned partial data; see the stored results.')],
+  [
+    'succeeds',
+    () => fakeSummarizers.returning('Earlier calls returned partial data; see the stored results.'),
+  ],
   ['fails', () => fakeSummarizers.failing()],
   ['overshoots', () => fakeSummarizers.overshooting()],
   ['empty', () => fakeSummarizers.empty()],
@@ -147,9 +177,9 @@ describe('ScratchpadCompressor properties over arbitrary scratchpads', () => {
         const newest = newestGroup(entries);
         const output = outcome.messages.slice(-newest.length);
         expect(output[0]).toBe(newest[0]);
-        expect(output.map((message) => (message.role === 'tool' ? message.toolCallId : message.role))).toEqual(
-          newest.map((message) => (message.role === 'tool' ? message.toolCallId : message.role)),
-        );
+        expect(
+          output.map((message) => (message.role === 'tool' ? message.toolCallId : message.role)),
+        ).toEqual(newest.map((message) => (message.role === 'tool' ? message.toolCallId : message.role)));
       }),
       RUNS,
     );
@@ -160,16 +190,25 @@ describe('ScratchpadCompressor properties over arbitrary scratchpads', () => {
       fc.asyncProperty(scenario, async (input) => {
         const { entries, outcome } = await run(input);
         if (outcome === undefined) return;
-        const originals = new Map(entries.filter((message): message is ToolMessage => message.role === 'tool').map((message) => [message.toolCallId, message]));
+        const originals = new Map(
+          entries
+            .filter((message): message is ToolMessage => message.role === 'tool')
+            .map((message) => [message.toolCallId, message]),
+        );
         const truncatedIds = new Set(outcome.event.truncatedItems.map((item) => item.toolCallId));
         for (const message of outcome.messages) {
           if (message.role !== 'tool') continue;
           const original = originals.get(message.toolCallId)!;
           const changed = message !== original;
-          expect(hasTruncationNotice(typeof message.content === 'string' ? message.content : '')).toBe(changed);
+          expect(hasTruncationNotice(typeof message.content === 'string' ? message.content : '')).toBe(
+            changed,
+          );
           expect(truncatedIds.has(message.toolCallId)).toBe(changed);
         }
-        expect(outcome.event.method === 'none').toBe(outcome.messages.every((message, index) => message === entries[index]) && outcome.messages.length === entries.length);
+        expect(outcome.event.method === 'none').toBe(
+          outcome.messages.every((message, index) => message === entries[index]) &&
+            outcome.messages.length === entries.length,
+        );
       }),
       RUNS,
     );

@@ -7,7 +7,12 @@ import { DEFAULT_HEAD_SHARE, DEFAULT_MAX_MESSAGE_CHARACTERS } from '../truncatio
 import type { NoticeLanguage } from '../truncation/truncation-notice';
 import { compressOlderEntries } from './compress-older-entries';
 import { fitsAsIs, reportedTokens, type CompressionContext } from './compression-context';
-import type { CompressionEvent, CompressionMethod, SummarizerReport, TruncatedItem } from './compression-event';
+import type {
+  CompressionEvent,
+  CompressionMethod,
+  SummarizerReport,
+  TruncatedItem,
+} from './compression-event';
 import { ScratchpadBudgetError } from './scratchpad-budget-error';
 import { fitGroup } from './truncate-group';
 
@@ -92,7 +97,8 @@ export class ScratchpadCompressor {
       storedIds: new WeakMap(),
     };
     const headShare = this.context.headShare;
-    if (!(headShare > 0 && headShare < 1)) throw new RangeError(`headShare must be between 0 and 1, got ${headShare}`);
+    if (!(headShare > 0 && headShare < 1))
+      throw new RangeError(`headShare must be between 0 and 1, got ${headShare}`);
   }
 
   /** Fits the scratchpad into the budget; see the class description. */
@@ -147,7 +153,13 @@ export class ScratchpadCompressor {
     let newestMessages = newest.messages;
     let truncatedItems: TruncatedItem[] = [];
     if (newestTokens > budgetTokens) {
-      const reserve = older.length === 0 ? 0 : this.olderReserve(older.flatMap((group) => group.messages), budgetTokens);
+      const reserve =
+        older.length === 0
+          ? 0
+          : this.olderReserve(
+              older.flatMap((group) => group.messages),
+              budgetTokens,
+            );
       let fit = await fitGroup(context, newest, budgetTokens - reserve, true);
       // The newest group comes first: give up the reserve for older entries before giving up.
       if (!fit.fitted && reserve > 0) fit = await fitGroup(context, newest, budgetTokens, true);
@@ -179,7 +191,9 @@ export class ScratchpadCompressor {
     const tokensAfter = this.counter.countMessages(messages);
     if (tokensAfter > budgetTokens) {
       // Every step checks its own output; reaching this is a bug, and sending it would overflow the context.
-      throw new Error(`internal error: compressed scratchpad uses ${tokensAfter} tokens, over the budget of ${budgetTokens}`);
+      throw new Error(
+        `internal error: compressed scratchpad uses ${tokensAfter} tokens, over the budget of ${budgetTokens}`,
+      );
     }
     const method: CompressionMethod = olderEntries === 'summarized' ? 'summary' : 'truncation';
     return {
@@ -213,7 +227,10 @@ export class ScratchpadCompressor {
   private event(
     started: number,
     input: CompressScratchpadInput,
-    fields: Omit<CompressionEvent, 'type' | 'at' | 'language' | 'budgetTokens' | 'entriesBefore' | 'durationMs'>,
+    fields: Omit<
+      CompressionEvent,
+      'type' | 'at' | 'language' | 'budgetTokens' | 'entriesBefore' | 'durationMs'
+    >,
   ): CompressionEvent {
     return {
       type: 'scratchpad-compression',

@@ -34,10 +34,12 @@ export async function fitGroup(
 ): Promise<GroupFit> {
   const results = new Set<ChatMessage>(group.results);
   let fixedTokens = 0;
-  for (const message of group.messages) if (!results.has(message)) fixedTokens += context.counter.countMessage(message);
+  for (const message of group.messages)
+    if (!results.has(message)) fixedTokens += context.counter.countMessage(message);
 
   const needs: ResultNeed[] = [];
-  for (const result of group.results) needs.push(await needOf(context, result, Math.max(0, targetTokens - fixedTokens)));
+  for (const result of group.results)
+    needs.push(await needOf(context, result, Math.max(0, targetTokens - fixedTokens)));
   const requiredTokens = needs.reduce((sum, need) => sum + need.floor, fixedTokens);
   if (requiredTokens > targetTokens) return { fitted: false, requiredTokens };
 
@@ -53,14 +55,22 @@ export async function fitGroup(
       surplus -= extra;
       continue;
     }
-    const truncation = await truncateToolMessage(context, need.result, need.floor + extraShare, newest, need.storedResultId);
+    const truncation = await truncateToolMessage(
+      context,
+      need.result,
+      need.floor + extraShare,
+      newest,
+      need.storedResultId,
+    );
     // Unreachable while floors are exact (the compact notice always fits its floor); kept as a guard.
     if (truncation === undefined) return { fitted: false, requiredTokens: requiredTokens + 1 };
     replaced.set(need.result, truncation.message);
     truncatedItems.push(truncation.item);
     surplus -= truncation.item.tokensAfter - need.floor;
   }
-  const messages = group.messages.map((message) => (message.role === 'tool' ? (replaced.get(message) ?? message) : message));
+  const messages = group.messages.map((message) =>
+    message.role === 'tool' ? (replaced.get(message) ?? message) : message,
+  );
   return { fitted: true, messages, tokens: targetTokens - surplus, truncatedItems };
 }
 

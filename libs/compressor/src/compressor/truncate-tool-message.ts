@@ -2,7 +2,12 @@ import type { ToolMessage } from '@agentdesk/providers';
 import { flattenContent } from '../messages/flatten-content';
 import { truncateText } from '../truncation/truncate-text';
 import { compactTruncationNotice } from '../truncation/truncation-notice';
-import { reportedTokens, storeResult, type CompressionContext, type ToolMessageTruncation } from './compression-context';
+import {
+  reportedTokens,
+  storeResult,
+  type CompressionContext,
+  type ToolMessageTruncation,
+} from './compression-context';
 
 /** Budgets remembered per message; a scratchpad is usually re-compressed with the same few budgets. */
 const MAX_MEMOIZED_TARGETS = 8;
@@ -13,8 +18,16 @@ export function toolMessageOverhead(context: CompressionContext, message: ToolMe
 }
 
 /** Tokens of the smallest form of a truncated tool message: the compact notice naming `storedResultId`. */
-export function minimalToolMessageTokens(context: CompressionContext, message: ToolMessage, storedResultId: string | undefined): number {
-  const notice = compactTruncationNotice(context.language, flattenContent(message.content).length, storedResultId);
+export function minimalToolMessageTokens(
+  context: CompressionContext,
+  message: ToolMessage,
+  storedResultId: string | undefined,
+): number {
+  const notice = compactTruncationNotice(
+    context.language,
+    flattenContent(message.content).length,
+    storedResultId,
+  );
   return toolMessageOverhead(context, message) + context.counter.countText(notice);
 }
 
@@ -71,7 +84,10 @@ export async function truncateToolMessage(
     },
   };
   if (memo === undefined || memo.content !== message.content || memo.byTarget.size >= MAX_MEMOIZED_TARGETS) {
-    context.truncations.set(message, { content: message.content, byTarget: new Map([[targetTokens, truncation]]) });
+    context.truncations.set(message, {
+      content: message.content,
+      byTarget: new Map([[targetTokens, truncation]]),
+    });
   } else {
     memo.byTarget.set(targetTokens, truncation);
   }

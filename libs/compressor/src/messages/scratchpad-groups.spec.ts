@@ -6,7 +6,14 @@ import { groupScratchpad, ScratchpadInputError, splitScratchpad } from './scratc
 describe('groupScratchpad', () => {
   it('groups each call with its results, parallel calls included', () => {
     const parallel: ChatMessage[] = [
-      { role: 'assistant', content: 'two lookups', toolCalls: [{ id: 'a', name: 'x', arguments: '{}' }, { id: 'b', name: 'y', arguments: '{}' }] },
+      {
+        role: 'assistant',
+        content: 'two lookups',
+        toolCalls: [
+          { id: 'a', name: 'x', arguments: '{}' },
+          { id: 'b', name: 'y', arguments: '{}' },
+        ],
+      },
       { role: 'tool', toolCallId: 'b', toolName: 'y', content: 'B' },
       { role: 'tool', toolCallId: 'a', toolName: 'x', content: 'A' },
     ];
@@ -25,7 +32,9 @@ describe('groupScratchpad', () => {
 
   it('refuses system and user messages: they are never compressed', () => {
     expect(() => groupScratchpad([{ role: 'user', content: 'hi' }])).toThrow(ScratchpadInputError);
-    expect(() => groupScratchpad([...callAndResult('c', 't', 'r'), { role: 'system', content: 's' }])).toThrow(/entry 2 is a system message/);
+    expect(() =>
+      groupScratchpad([...callAndResult('c', 't', 'r'), { role: 'system', content: 's' }]),
+    ).toThrow(/entry 2 is a system message/);
   });
 });
 

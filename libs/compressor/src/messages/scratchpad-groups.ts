@@ -27,7 +27,7 @@ export class ScratchpadInputError extends TypeError {
  */
 export function groupScratchpad(entries: readonly ChatMessage[]): ScratchpadGroup[] {
   const groups: ScratchpadGroup[] = [];
-  for (let index = 0; index < entries.length; ) {
+  for (let index = 0; index < entries.length;) {
     const message = entries[index]!;
     if (message.role === 'system' || message.role === 'user') {
       throw new ScratchpadInputError(
@@ -61,7 +61,10 @@ export function groupScratchpad(entries: readonly ChatMessage[]): ScratchpadGrou
  * after the last system or user message. Compress the scratchpad only and append it to `prefix`;
  * the prefix is returned as the same message objects, untouched.
  */
-export function splitScratchpad(messages: readonly ChatMessage[]): { prefix: ChatMessage[]; scratchpad: ChatMessage[] } {
+export function splitScratchpad(messages: readonly ChatMessage[]): {
+  prefix: ChatMessage[];
+  scratchpad: ChatMessage[];
+} {
   let start = messages.length;
   while (start > 0) {
     const role = messages[start - 1]!.role;

@@ -19,7 +19,10 @@ export function createReadToolResultTool(maxLimit = DEFAULT_READ_TOOL_RESULT_MAX
     parameters: {
       type: 'object',
       properties: {
-        id: { type: 'string', description: 'Id of the stored tool result, as named in the truncation notice.' },
+        id: {
+          type: 'string',
+          description: 'Id of the stored tool result, as named in the truncation notice.',
+        },
         offset: { type: 'integer', minimum: 0, description: 'First character to read (0-based).' },
         limit: {
           type: 'integer',
@@ -81,7 +84,9 @@ export function createReadToolResultExecutor(
     }
     const parsed = argumentsSchema.safeParse(input);
     if (!parsed.success) {
-      const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+      const detail = parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+        .join('; ');
       return error(language, 'arguments', detail);
     }
     const { id, offset, limit } = parsed.data;

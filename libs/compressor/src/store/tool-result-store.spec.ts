@@ -37,7 +37,7 @@ describe('InMemoryToolResultStore', () => {
     expect(await store.get(id, 0, 2)).toMatchObject({ content: 'a', nextOffset: 1 });
     expect(await store.get(id, 2, 2)).toMatchObject({ offset: 1, content: '😀', nextOffset: 3 });
     const pages: string[] = [];
-    for (let offset: number | null = 0; offset !== null; ) {
+    for (let offset: number | null = 0; offset !== null;) {
       const page = await store.get(id, offset, 1);
       pages.push(page!.content);
       offset = page!.nextOffset;

@@ -61,7 +61,8 @@ export class InMemoryToolResultStore implements ToolResultStore {
   async put(record: ToolResultRecord): Promise<string> {
     const existingId = this.idsByToolCall.get(record.toolCallId);
     // Same string object → pointer comparison, so re-compressing an unchanged scratchpad is O(1) here.
-    if (existingId !== undefined && this.records.get(existingId)?.content === record.content) return existingId;
+    if (existingId !== undefined && this.records.get(existingId)?.content === record.content)
+      return existingId;
     const id = this.createId();
     this.records.set(id, { ...record });
     this.idsByToolCall.set(record.toolCallId, id);

@@ -10,7 +10,11 @@ import { callAndResult, logLines, pairingProblems } from '../test-support/scratc
 import { createTokenCounter } from '../tokens/count-tokens';
 import { createModelSummarizer } from './model-summarizer';
 
-const models: Record<ProviderName, string> = { openai: 'gpt-test', anthropic: 'claude-test', gemini: 'gemini-test' };
+const models: Record<ProviderName, string> = {
+  openai: 'gpt-test',
+  anthropic: 'claude-test',
+  gemini: 'gemini-test',
+};
 const fastRetry = { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 500 };
 
 let emulator: ProviderEmulator;
@@ -21,7 +25,10 @@ beforeAll(async () => {
   clients = {
     openai: new OpenAI({ apiKey: 'sk-test', baseURL: emulator.openaiBaseUrl }),
     anthropic: new Anthropic({ apiKey: 'sk-ant-test', baseURL: emulator.anthropicBaseUrl }),
-    gemini: new GoogleGenerativeAI('gemini-key').getGenerativeModel({ model: models.gemini }, { baseUrl: emulator.geminiBaseUrl, apiVersion: 'v1beta' }),
+    gemini: new GoogleGenerativeAI('gemini-key').getGenerativeModel(
+      { model: models.gemini },
+      { baseUrl: emulator.geminiBaseUrl, apiVersion: 'v1beta' },
+    ),
   };
 });
 afterAll(async () => {
@@ -37,7 +44,11 @@ const newest = callAndResult('c3', 'sql', 'count=12');
 
 /** The output-token cap of a request, in each provider's field. */
 function maxOutputTokens(provider: ProviderName, body: unknown): unknown {
-  const fields = body as { max_tokens?: number; max_completion_tokens?: number; generationConfig?: { maxOutputTokens?: number } };
+  const fields = body as {
+    max_tokens?: number;
+    max_completion_tokens?: number;
+    generationConfig?: { maxOutputTokens?: number };
+  };
   if (provider === 'gemini') return fields.generationConfig?.maxOutputTokens;
   return fields.max_completion_tokens ?? fields.max_tokens;
 }
@@ -49,12 +60,26 @@ function sentText(body: unknown): string {
 
 describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer over %s', (provider) => {
   it('summarizes older entries through executeChatCompletion and the compressor uses the answer', async () => {
-    emulator.script({ kind: 'text', text: 'Orders query returned 3000 rows (cut); customer 42 is ACME Corp in Lyon.' });
-    const summarizer = createModelSummarizer({ client: clients[provider], modelParams: { model: models[provider] }, retry: fastRetry });
+    emulator.script({
+      kind: 'text',
+      text: 'Orders query returned 3000 rows (cut); customer 42 is ACME Corp in Lyon.',
+    });
+    const summarizer = createModelSummarizer({
+      client: clients[provider],
+      modelParams: { model: models[provider] },
+      retry: fastRetry,
+    });
     const compressor = new ScratchpadCompressor({ summarizer, store: new InMemoryToolResultStore() });
-    const { messages, event } = await compressor.compress({ entries: [...older, ...newest], budgetTokens: 1500 });
+    const { messages, event } = await compressor.compress({
+      entries: [...older, ...newest],
+      budgetTokens: 1500,
+    });
 
-    expect(event).toMatchObject({ method: 'summary', olderEntries: 'summarized', summarizer: { status: 'succeeded' } });
+    expect(event).toMatchObject({
+      method: 'summary',
+      olderEntries: 'summarized',
+      summarizer: { status: 'succeeded' },
+    });
     expect(messages.slice(-2)).toEqual(newest);
     expect(String(messages[0]!.content)).toContain('customer 42 is ACME Corp in Lyon.');
     expect(pairingProblems(messages)).toEqual([]);
@@ -73,8 +98,15 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
 
   it('falls back to truncation when the provider keeps failing', async () => {
     emulator.script({ kind: 'error', status: 503, message: 'overloaded', times: 2 });
-    const summarizer = createModelSummarizer({ client: clients[provider], modelParams: { model: models[provider] }, retry: fastRetry });
-    const { messages, event } = await new ScratchpadCompressor({ summarizer }).compress({ entries: [...older, ...newest], budgetTokens: 1500 });
+    const summarizer = createModelSummarizer({
+      client: clients[provider],
+      modelParams: { model: models[provider] },
+      retry: fastRetry,
+    });
+    const { messages, event } = await new ScratchpadCompressor({ summarizer }).compress({
+      entries: [...older, ...newest],
+      budgetTokens: 1500,
+    });
     expect(event.method).toBe('truncation');
     expect(event.summarizer.status).toBe('failed');
     expect(event.summarizer.error).toContain('overloaded');
@@ -83,9 +115,16 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
 
   it('times out a provider that never answers', async () => {
     emulator.script({ kind: 'hang' });
-    const summarizer = createModelSummarizer({ client: clients[provider], modelParams: { model: models[provider] }, retry: { maxAttempts: 1 } });
+    const summarizer = createModelSummarizer({
+      client: clients[provider],
+      modelParams: { model: models[provider] },
+      retry: { maxAttempts: 1 },
+    });
     const started = performance.now();
-    const { messages, event } = await new ScratchpadCompressor({ summarizer, summaryTimeoutMs: 300 }).compress({
+    const { messages, event } = await new ScratchpadCompressor({
+      summarizer,
+      summaryTimeoutMs: 300,
+    }).compress({
       entries: [...older, ...newest],
       budgetTokens: 1500,
     });
@@ -97,8 +136,15 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
 
   it('rejects a summary longer than the budget (overshoot) and truncates instead', async () => {
     emulator.script({ kind: 'text', text: 'blah '.repeat(5000) });
-    const summarizer = createModelSummarizer({ client: clients[provider], modelParams: { model: models[provider] }, retry: fastRetry });
-    const { event, messages } = await new ScratchpadCompressor({ summarizer }).compress({ entries: [...older, ...newest], budgetTokens: 1500 });
+    const summarizer = createModelSummarizer({
+      client: clients[provider],
+      modelParams: { model: models[provider] },
+      retry: fastRetry,
+    });
+    const { event, messages } = await new ScratchpadCompressor({ summarizer }).compress({
+      entries: [...older, ...newest],
+      budgetTokens: 1500,
+    });
     expect(event.summarizer.status).toBe('overshot');
     expect(event.method).toBe('truncation');
     expect(messages.slice(-2)).toEqual(newest);
@@ -108,8 +154,14 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
 describe('createModelSummarizer', () => {
   it('asks in French when the compressor writes French', async () => {
     emulator.script({ kind: 'text', text: 'Résumé court.' });
-    const summarizer = createModelSummarizer({ client: clients.openai, modelParams: { model: models.openai } });
-    const { event } = await new ScratchpadCompressor({ summarizer, language: 'fr' }).compress({ entries: [...older, ...newest], budgetTokens: 1500 });
+    const summarizer = createModelSummarizer({
+      client: clients.openai,
+      modelParams: { model: models.openai },
+    });
+    const { event } = await new ScratchpadCompressor({ summarizer, language: 'fr' }).compress({
+      entries: [...older, ...newest],
+      budgetTokens: 1500,
+    });
     expect(event.method).toBe('summary');
     expect(sentText(emulator.lastRequest('openai')?.body)).toContain('Répondez en français');
   });
@@ -117,8 +169,15 @@ describe('createModelSummarizer', () => {
   it('keeps the summarizer’s input within its budget however large the entries', async () => {
     emulator.script({ kind: 'text', text: 'ok' });
     const counter = createTokenCounter();
-    const summarizer = createModelSummarizer({ client: clients.openai, modelParams: { model: models.openai }, inputBudgetTokens: 2000 });
-    const huge = [...callAndResult('h1', 'dump', logLines(200_000)), ...callAndResult('h2', 'dump', 'z '.repeat(300_000))];
+    const summarizer = createModelSummarizer({
+      client: clients.openai,
+      modelParams: { model: models.openai },
+      inputBudgetTokens: 2000,
+    });
+    const huge = [
+      ...callAndResult('h1', 'dump', logLines(200_000)),
+      ...callAndResult('h2', 'dump', 'z '.repeat(300_000)),
+    ];
     await summarizer.summarize(huge, { maxTokens: 200, signal: new AbortController().signal });
     const body = emulator.lastRequest('openai')?.body as { messages: { role: string; content: string }[] };
     const user = body.messages.find((message) => message.role === 'user')!;

@@ -23,7 +23,10 @@ export function renderEntriesForSummary(
     .filter((entry) => entry.role !== 'tool')
     .map((entry) => counter.countText(renderOther(entry)))
     .reduce((sum, tokens) => sum + tokens, 0);
-  const perResult = Math.max(MINIMUM_RESULT_TOKENS, Math.floor((budgetTokens - framing) / Math.max(1, results)));
+  const perResult = Math.max(
+    MINIMUM_RESULT_TOKENS,
+    Math.floor((budgetTokens - framing) / Math.max(1, results)),
+  );
   const rendered = entries
     .map((entry) => {
       if (entry.role !== 'tool') return renderOther(entry);
@@ -41,6 +44,8 @@ export function renderEntriesForSummary(
 function renderOther(entry: ChatMessage): string {
   if (entry.role !== 'assistant') return '';
   const text = flattenContent(entry.content).trim();
-  const calls = (entry.toolCalls ?? []).map((call) => `Call ${call.name} (call ${call.id}) with arguments ${call.arguments}`);
+  const calls = (entry.toolCalls ?? []).map(
+    (call) => `Call ${call.name} (call ${call.id}) with arguments ${call.arguments}`,
+  );
   return [text === '' ? '' : `Assistant: ${text}`, ...calls].filter((line) => line !== '').join('\n');
 }

@@ -16,7 +16,10 @@ export function callAndResult(
 
 /** `count` numbered log lines, about 60 characters each. */
 export function logLines(count: number, prefix = 'row'): string {
-  return Array.from({ length: count }, (_, index) => `${prefix} ${index}: status=ok latency=${(index * 37) % 1000}ms user=u${index % 97}`).join('\n');
+  return Array.from(
+    { length: count },
+    (_, index) => `${prefix} ${index}: status=ok latency=${(index * 37) % 1000}ms user=u${index % 97}`,
+  ).join('\n');
 }
 
 /**
@@ -29,10 +32,12 @@ export function pairingProblems(messages: readonly ChatMessage[]): string[] {
   let pending = new Set<string>();
   for (const [index, message] of messages.entries()) {
     if (message.role === 'tool') {
-      if (!pending.delete(message.toolCallId)) problems.push(`tool message ${index} (${message.toolCallId}) answers no pending call`);
+      if (!pending.delete(message.toolCallId))
+        problems.push(`tool message ${index} (${message.toolCallId}) answers no pending call`);
       continue;
     }
-    if (pending.size > 0) problems.push(`calls ${[...pending].join(', ')} unanswered before message ${index}`);
+    if (pending.size > 0)
+      problems.push(`calls ${[...pending].join(', ')} unanswered before message ${index}`);
     pending = new Set(message.role === 'assistant' ? (message.toolCalls ?? []).map((call) => call.id) : []);
   }
   if (pending.size > 0) problems.push(`calls ${[...pending].join(', ')} unanswered at the end`);
@@ -57,6 +62,8 @@ export const fakeSummarizers = {
       }),
   }),
   /** Ignores maxTokens. */
-  overshooting: (): Summarizer => ({ summarize: async (_entries, options) => 'word '.repeat(options.maxTokens * 3 + 50) }),
+  overshooting: (): Summarizer => ({
+    summarize: async (_entries, options) => 'word '.repeat(options.maxTokens * 3 + 50),
+  }),
   empty: (): Summarizer => ({ summarize: async () => '   ' }),
 };

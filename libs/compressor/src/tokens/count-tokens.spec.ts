@@ -30,7 +30,8 @@ describe('createTokenCounter', () => {
   it('bounds MAX_CHARS_PER_TOKEN by the longest token of both vocabularies', () => {
     for (const ranks of [o200kRanks, cl100kRanks] as (string | number[])[][]) {
       let longest = 0;
-      for (const token of ranks) longest = Math.max(longest, typeof token === 'string' ? Buffer.byteLength(token) : token.length);
+      for (const token of ranks)
+        longest = Math.max(longest, typeof token === 'string' ? Buffer.byteLength(token) : token.length);
       expect(longest).toBeLessThanOrEqual(MAX_CHARS_PER_TOKEN);
     }
   });
@@ -73,15 +74,27 @@ describe('createTokenCounter', () => {
     };
     const bare: ChatMessage = { role: 'assistant', content: 'Looking it up.' };
     expect(counter.countMessage(bare)).toBe(MESSAGE_OVERHEAD_TOKENS + counter.countText('Looking it up.'));
-    expect(counter.countMessage(call)).toBeGreaterThan(counter.countMessage(bare) + counter.countText('{"q":"select 1"}'));
-    const blocks: ChatMessage = { role: 'tool', toolCallId: 'c', toolName: 't', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] };
+    expect(counter.countMessage(call)).toBeGreaterThan(
+      counter.countMessage(bare) + counter.countText('{"q":"select 1"}'),
+    );
+    const blocks: ChatMessage = {
+      role: 'tool',
+      toolCallId: 'c',
+      toolName: 't',
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+    };
     const flat: ChatMessage = { role: 'tool', toolCallId: 'c', toolName: 't', content: 'a\nb' };
     expect(counter.countMessage(blocks)).toBe(counter.countMessage(flat));
   });
 
   it('memoizes per message and recounts a message whose content was replaced', () => {
     const counter = createTokenCounter();
-    const lines = Array.from({ length: 40_000 }, (_, index) => `event=login user=${index} status=ok`).join('\n');
+    const lines = Array.from({ length: 40_000 }, (_, index) => `event=login user=${index} status=ok`).join(
+      '\n',
+    );
     const message: ChatMessage = { role: 'tool', toolCallId: 'c1', toolName: 'logs', content: lines };
     const first = performance.now();
     const tokens = counter.countMessage(message);
@@ -107,8 +120,13 @@ describe('createTokenCounter', () => {
     const counter = createTokenCounter();
     const texts = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 3000 }),
-      fc.string({ unit: fc.constantFrom('a', 'bc ', '\n', '😀', '界', '<|endoftext|>', '\ud800'), maxLength: 3000 }),
-      fc.tuple(fc.string({ maxLength: 40 }), fc.integer({ min: 1, max: 200 })).map(([piece, times]) => piece.repeat(times)),
+      fc.string({
+        unit: fc.constantFrom('a', 'bc ', '\n', '😀', '界', '<|endoftext|>', '\ud800'),
+        maxLength: 3000,
+      }),
+      fc
+        .tuple(fc.string({ maxLength: 40 }), fc.integer({ min: 1, max: 200 }))
+        .map(([piece, times]) => piece.repeat(times)),
     );
 
     it('return the longest prefix within the limit, by the same count', () => {

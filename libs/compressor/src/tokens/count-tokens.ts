@@ -124,11 +124,12 @@ class ChunkedTokenCounter implements TokenCounter {
     if (lowerBound > limit) return this.remember(text, { tokens: lowerBound, exact: false });
     const rawLimit = limit / this.safetyFactor;
     let raw = 0;
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = nextChunkEnd(text, start);
       raw += this.rawCount(start === 0 && end === text.length ? text : text.slice(start, end));
       start = end;
-      if (raw > rawLimit && start < text.length) return this.remember(text, { tokens: this.scale(raw), exact: false });
+      if (raw > rawLimit && start < text.length)
+        return this.remember(text, { tokens: this.scale(raw), exact: false });
     }
     return this.remember(text, { tokens: this.scale(raw), exact: true });
   }
@@ -171,7 +172,7 @@ class ChunkedTokenCounter implements TokenCounter {
     const rawLimit = Math.floor(limit / this.safetyFactor + 1e-9);
     if (rawLimit <= 0) return 0;
     let used = 0;
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       const end = nextChunkEnd(text, start);
       const chunkTokens = this.rawCount(text.slice(start, end));
       if (used + chunkTokens <= rawLimit) {
@@ -197,7 +198,7 @@ class ChunkedTokenCounter implements TokenCounter {
     const rawLimit = Math.floor(limit / this.safetyFactor + 1e-9);
     if (rawLimit <= 0) return text.length;
     let used = 0;
-    for (let end = text.length; end > 0; ) {
+    for (let end = text.length; end > 0;) {
       const start = previousChunkStart(text, end);
       const chunkTokens = this.rawCount(text.slice(start, end));
       if (used + chunkTokens <= rawLimit) {

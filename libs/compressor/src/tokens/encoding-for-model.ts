@@ -37,7 +37,10 @@ const O200K_MODEL = /^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|chatgpt-|o\d|codex
  * - Anything else: `o200k_base` scaled by {@link UNKNOWN_MODEL_SAFETY_FACTOR}.
  */
 export function tokenizerForModel(model: string): TokenizerChoice {
-  const name = model.trim().toLowerCase().replace(/^(?:openai|models)\//, '');
+  const name = model
+    .trim()
+    .toLowerCase()
+    .replace(/^(?:openai|models)\//, '');
   if (O200K_MODEL.test(name)) return { encoding: 'o200k_base', safetyFactor: 1, approximate: false };
   if (CL100K_MODEL.test(name)) return { encoding: 'cl100k_base', safetyFactor: 1, approximate: false };
   if (name.startsWith('claude')) {

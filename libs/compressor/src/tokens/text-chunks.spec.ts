@@ -5,12 +5,14 @@ import { CHUNK_MAX_CHARS, nextChunkEnd, previousChunkStart, splitsSurrogatePair 
 const texts = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 4000 }),
   fc.string({ unit: fc.constantFrom('x', ' ', '\n', '😀', '界'), maxLength: 5000 }),
-  fc.tuple(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer({ min: 1, max: 300 })).map(([piece, times]) => piece.repeat(times)),
+  fc
+    .tuple(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer({ min: 1, max: 300 }))
+    .map(([piece, times]) => piece.repeat(times)),
 );
 
 function forwardChunks(text: string): [number, number][] {
   const chunks: [number, number][] = [];
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const end = nextChunkEnd(text, start);
     chunks.push([start, end]);
     start = end;
@@ -66,6 +68,12 @@ describe('text chunks', () => {
 
   it('detects the middle of a surrogate pair', () => {
     const text = 'a😀b';
-    expect([0, 1, 2, 3, 4].map((index) => splitsSurrogatePair(text, index))).toEqual([false, false, true, false, false]);
+    expect([0, 1, 2, 3, 4].map((index) => splitsSurrogatePair(text, index))).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
   });
 });

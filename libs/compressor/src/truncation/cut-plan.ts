@@ -41,7 +41,10 @@ export function findCutPoints(request: CutRequest): CutPoints {
   const { text, counter } = request;
   let headEnd = Math.min(counter.longestPrefixWithin(text, request.headTokens), request.maxHeadCharacters);
   if (splitsSurrogatePair(text, headEnd)) headEnd -= 1;
-  let tailStart = Math.max(counter.longestSuffixWithin(text, request.tailTokens), text.length - request.maxTailCharacters);
+  let tailStart = Math.max(
+    counter.longestSuffixWithin(text, request.tailTokens),
+    text.length - request.maxTailCharacters,
+  );
   if (splitsSurrogatePair(text, tailStart)) tailStart += 1;
   return { headEnd, tailStart: Math.max(tailStart, headEnd) };
 }
@@ -49,7 +52,11 @@ export function findCutPoints(request: CutRequest): CutPoints {
 /** Counts line feeds in `text[start, end)` with native searches (one linear pass, no allocation). */
 export function countLineFeeds(text: string, start: number, end: number): number {
   let count = 0;
-  for (let index = text.indexOf('\n', start); index !== -1 && index < end; index = text.indexOf('\n', index + 1)) {
+  for (
+    let index = text.indexOf('\n', start);
+    index !== -1 && index < end;
+    index = text.indexOf('\n', index + 1)
+  ) {
     count++;
   }
   return count;
@@ -75,7 +82,10 @@ export function planTextCut(request: CutRequest, cut: CutPoints): CutPlan {
   if (lineFeeds > 0 && headLineEnd !== undefined && tailLineStart !== undefined) {
     // The omitted middle starts at a line start; its last line may lack a line feed only at the end of the text.
     const unterminatedLastLine = text.charCodeAt(tailLineStart - 1) !== 10 ? 1 : 0;
-    const stats: OmissionStats = { characters: tailLineStart - headLineEnd, lines: lineFeeds + unterminatedLastLine };
+    const stats: OmissionStats = {
+      characters: tailLineStart - headLineEnd,
+      lines: lineFeeds + unterminatedLastLine,
+    };
     const head = text.slice(0, headLineEnd);
     const tail = text.slice(tailLineStart);
     const opening = head.length === 0 || head.endsWith('\n') ? '' : '\n';

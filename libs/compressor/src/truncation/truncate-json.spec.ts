@@ -12,7 +12,11 @@ function truncated(result: TextTruncation | undefined): Extract<TextTruncation, 
 }
 
 function rows(count: number): { id: number; name: string; note: string }[] {
-  return Array.from({ length: count }, (_, id) => ({ id, name: `customer ${id}`, note: id % 7 === 0 ? 'said "hi", then [left] {ok}' : 'é😀' }));
+  return Array.from({ length: count }, (_, id) => ({
+    id,
+    name: `customer ${id}`,
+    note: id % 7 === 0 ? 'said "hi", then [left] {ok}' : 'é😀',
+  }));
 }
 
 /** Parses the JSON part of a truncated output (after the notice). */
@@ -34,7 +38,9 @@ describe('JSON array truncation', () => {
     expect(parsed.at(-1)).toEqual(data.at(-1));
     expect(parsed.slice(0, markerIndex)).toEqual(data.slice(0, markerIndex));
     expect(parsed.slice(markerIndex + 1)).toEqual(data.slice(data.length - (kept - markerIndex)));
-    expect(parsed[markerIndex]).toMatch(new RegExp(`^\\[\\.\\.\\. ${(2000 - kept).toLocaleString('en-US')} of 2,000 items omitted \\(`));
+    expect(parsed[markerIndex]).toMatch(
+      new RegExp(`^\\[\\.\\.\\. ${(2000 - kept).toLocaleString('en-US')} of 2,000 items omitted \\(`),
+    );
     expect(result.stats.items).toEqual({ omitted: 2000 - kept, total: 2000 });
     expect(markerIndex / kept).toBeGreaterThan(0.45);
     expect(counter.countText(result.text)).toBeLessThanOrEqual(1200);
@@ -52,7 +58,11 @@ describe('JSON array truncation', () => {
 
   it('counts items of arrays of arrays, numbers and strings with escapes', () => {
     const data = Array.from({ length: 3000 }, (_, index) =>
-      index % 3 === 0 ? [index, [index, 'x]'], { a: '\\"' }] : index % 3 === 1 ? index * 1.5 : `s\\"${index}"]`,
+      index % 3 === 0
+        ? [index, [index, 'x]'], { a: '\\"' }]
+        : index % 3 === 1
+          ? index * 1.5
+          : `s\\"${index}"]`,
     );
     const result = truncated(truncateText(JSON.stringify(data), { targetTokens: 600, counter }));
     expect(result.strategy).toBe('json-array');
@@ -62,12 +72,15 @@ describe('JSON array truncation', () => {
   });
 
   it('cuts as text what only looks like an array', () => {
-    const log = Array.from({ length: 4000 }, (_, index) => `[INFO] request ${index} served`).join('\n') + '\n[DONE]';
+    const log =
+      Array.from({ length: 4000 }, (_, index) => `[INFO] request ${index} served`).join('\n') + '\n[DONE]';
     expect(truncated(truncateText(log, { targetTokens: 500, counter })).strategy).toBe('lines');
     const unterminated = '["a", "b' + 'x'.repeat(20_000) + ']';
     expect(truncated(truncateText(unterminated, { targetTokens: 500, counter })).strategy).toBe('text');
     const trailingComma = '[' + '1, '.repeat(10_000) + ']';
-    expect(truncated(truncateText(trailingComma, { targetTokens: 500, counter })).strategy).not.toBe('json-array');
+    expect(truncated(truncateText(trailingComma, { targetTokens: 500, counter })).strategy).not.toBe(
+      'json-array',
+    );
   });
 
   it('cuts an array whose single item is too large as text', () => {
@@ -92,8 +105,13 @@ describe('JSON array truncation', () => {
           const parsed = arrayOf(result);
           expect(result.stats.items?.total).toBe(items.length);
           expect(result.stats.items?.omitted).toBe(items.length - (parsed.length - 1));
-          const markerIndex = parsed.findIndex((item, index) => typeof item === 'string' && /^\[\.\.\. .* items omitted/.test(item) && index <= items.length);
-          expect(parsed.slice(0, markerIndex)).toEqual(JSON.parse(JSON.stringify(items.slice(0, markerIndex))));
+          const markerIndex = parsed.findIndex(
+            (item, index) =>
+              typeof item === 'string' && /^\[\.\.\. .* items omitted/.test(item) && index <= items.length,
+          );
+          expect(parsed.slice(0, markerIndex)).toEqual(
+            JSON.parse(JSON.stringify(items.slice(0, markerIndex))),
+          );
         },
       ),
       { numRuns: 150 },

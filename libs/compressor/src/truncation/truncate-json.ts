@@ -27,13 +27,15 @@ function isJsonWhitespace(code: number): boolean {
 
 /** Index of the first non-whitespace character, or -1. */
 function firstNonWhitespace(text: string): number {
-  for (let index = 0; index < text.length; index++) if (!isJsonWhitespace(text.charCodeAt(index))) return index;
+  for (let index = 0; index < text.length; index++)
+    if (!isJsonWhitespace(text.charCodeAt(index))) return index;
   return -1;
 }
 
 /** Index of the last non-whitespace character, or -1. */
 function lastNonWhitespace(text: string): number {
-  for (let index = text.length - 1; index >= 0; index--) if (!isJsonWhitespace(text.charCodeAt(index))) return index;
+  for (let index = text.length - 1; index >= 0; index--)
+    if (!isJsonWhitespace(text.charCodeAt(index))) return index;
   return -1;
 }
 
@@ -43,7 +45,7 @@ function lastNonWhitespace(text: string): number {
  * skips quotes escaped by an odd run of backslashes.
  */
 function closingQuote(text: string, open: number, limit: number): number {
-  for (let from = open + 1; ; ) {
+  for (let from = open + 1; ;) {
     const quote = text.indexOf('"', from);
     if (quote === -1 || quote >= limit) return -1;
     let backslashes = 0;
@@ -76,7 +78,13 @@ interface ArrayLayout {
  * array (unbalanced brackets, text after the closing bracket, an unterminated string) returns
  * `undefined` at the first sign, so a log line that merely starts with "[" costs almost nothing.
  */
-function scanArray(text: string, open: number, close: number, headCut: number, tailCut: number): ArrayLayout | undefined {
+function scanArray(
+  text: string,
+  open: number,
+  close: number,
+  headCut: number,
+  tailCut: number,
+): ArrayLayout | undefined {
   const layout: ArrayLayout = {
     total: 0,
     firstItemStart: -1,
@@ -166,7 +174,8 @@ export function planJsonArrayCut(request: CutRequest, cut: CutPoints): CutPlan |
   const { text, language } = request;
   const open = firstNonWhitespace(text);
   const close = lastNonWhitespace(text);
-  if (open === -1 || text.charCodeAt(open) !== OPEN_BRACKET || text.charCodeAt(close) !== CLOSE_BRACKET) return undefined;
+  if (open === -1 || text.charCodeAt(open) !== OPEN_BRACKET || text.charCodeAt(close) !== CLOSE_BRACKET)
+    return undefined;
   const { headEnd: headCut, tailStart: tailCut } = cut;
   const layout = scanArray(text, open, close, headCut, tailCut);
   if (layout === undefined || layout.total === 0) return undefined;
@@ -183,8 +192,12 @@ export function planJsonArrayCut(request: CutRequest, cut: CutPoints): CutPlan |
         : ', ';
   const omittedFrom = headCount > 0 ? layout.headEnd : layout.firstItemStart;
   const omittedTo = tailCount > 0 ? layout.tailStart : layout.lastItemEnd;
-  const stats: OmissionStats = { characters: omittedTo - omittedFrom, items: { omitted, total: layout.total } };
-  const head = headCount > 0 ? text.slice(0, layout.headEnd) + separator : text.slice(0, layout.firstItemStart);
+  const stats: OmissionStats = {
+    characters: omittedTo - omittedFrom,
+    items: { omitted, total: layout.total },
+  };
+  const head =
+    headCount > 0 ? text.slice(0, layout.headEnd) + separator : text.slice(0, layout.firstItemStart);
   const tail = tailCount > 0 ? separator + text.slice(layout.tailStart) : text.slice(layout.lastItemEnd);
   return {
     strategy: 'json-array',

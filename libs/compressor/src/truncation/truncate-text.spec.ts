@@ -10,7 +10,8 @@ const counter = createTokenCounter({ model: 'gpt-4o' });
 const MARKER = /\[\.\.\. [^\]]* \.\.\.\]/;
 
 function truncated(result: TextTruncation | undefined): Extract<TextTruncation, { truncated: true }> {
-  if (result === undefined || !result.truncated) throw new Error(`expected a truncation, got ${JSON.stringify(result)?.slice(0, 200)}`);
+  if (result === undefined || !result.truncated)
+    throw new Error(`expected a truncation, got ${JSON.stringify(result)?.slice(0, 200)}`);
   return result;
 }
 
@@ -20,7 +21,11 @@ function parts(output: string, notice: string): { head: string; marker: string; 
   const body = output.slice(notice.length);
   const match = MARKER.exec(body);
   if (match === null) throw new Error('no marker');
-  return { head: body.slice(0, match.index), marker: match[0], tail: body.slice(match.index + match[0].length) };
+  return {
+    head: body.slice(0, match.index),
+    marker: match[0],
+    tail: body.slice(match.index + match[0].length),
+  };
 }
 
 describe('truncateText', () => {
@@ -64,7 +69,9 @@ describe('truncateText', () => {
     const keptLines = [...head.split('\n'), ...tail.split('\n')].filter((line) => line !== '');
     for (const line of keptLines) expect(text.split('\n')).toContain(line);
     expect(result.stats.lines).toBe(5000 - keptLines.length);
-    expect(marker).toBe(`[... ${(5000 - keptLines.length).toLocaleString('en-US')} lines omitted (${result.stats.characters.toLocaleString('en-US')} characters) ...]`);
+    expect(marker).toBe(
+      `[... ${(5000 - keptLines.length).toLocaleString('en-US')} lines omitted (${result.stats.characters.toLocaleString('en-US')} characters) ...]`,
+    );
     expect(head.length + result.stats.characters + tail.length - 1).toBe(text.length);
     expect(keptLines[0]).toBe('row 0: status=ok latency=0ms user=u0');
     expect(keptLines.at(-1)).toBe(text.split('\n').at(-1));
@@ -72,7 +79,15 @@ describe('truncateText', () => {
 
   it('counts the last omitted line of a text without a final line feed', () => {
     const text = 'l1\nl2\nl3\nl4';
-    const request = { text, counter, headTokens: 0, tailTokens: 0, maxHeadCharacters: 99, maxTailCharacters: 99, language: 'en' as const };
+    const request = {
+      text,
+      counter,
+      headTokens: 0,
+      tailTokens: 0,
+      maxHeadCharacters: 99,
+      maxTailCharacters: 99,
+      language: 'en' as const,
+    };
     const toEnd = planTextCut(request, { headEnd: 3, tailStart: text.length });
     expect(toEnd.strategy).toBe('lines');
     expect(toEnd.stats).toEqual({ characters: 8, lines: 3 });
@@ -85,7 +100,9 @@ describe('truncateText', () => {
   it('reserves the notice and marker inside the target for any target', () => {
     const text = logLines(3000);
     for (const target of [140, 200, 333, 512, 1024, 4096]) {
-      const result = truncated(truncateText(text, { targetTokens: target, counter, storedResultId: 'tr_0123456789abcdef01234567' }));
+      const result = truncated(
+        truncateText(text, { targetTokens: target, counter, storedResultId: 'tr_0123456789abcdef01234567' }),
+      );
       expect(counter.countText(result.text)).toBeLessThanOrEqual(target);
       expect(hasTruncationNotice(result.text)).toBe(true);
     }
@@ -133,8 +150,13 @@ describe('truncateText', () => {
     const texts = fc.oneof(
       fc.string({ unit: 'grapheme', maxLength: 2000 }),
       fc.string({ unit: 'binary', maxLength: 2000 }),
-      fc.string({ unit: fc.constantFrom('x', ' ', '\n', '😀', '<|endoftext|>', '\ud800', '[', ']', ',', '"'), maxLength: 3000 }),
-      fc.tuple(fc.string({ maxLength: 60 }), fc.integer({ min: 1, max: 3000 })).map(([piece, times]) => piece.repeat(times)),
+      fc.string({
+        unit: fc.constantFrom('x', ' ', '\n', '😀', '<|endoftext|>', '\ud800', '[', ']', ',', '"'),
+        maxLength: 3000,
+      }),
+      fc
+        .tuple(fc.string({ maxLength: 60 }), fc.integer({ min: 1, max: 3000 }))
+        .map(([piece, times]) => piece.repeat(times)),
     );
     fc.assert(
       fc.property(texts, fc.integer({ min: 0, max: 1500 }), (text, target) => {

@@ -79,7 +79,10 @@ export function truncateText(text: string, options: TruncateTextOptions): TextTr
   const notice = options.notice === false ? '' : truncationNotice(language, options.storedResultId);
   // The marker's numbers are not known before the cut: reserve the longest marker this text can get.
   const widestMarker = `\n\n${JSON.stringify(
-    omissionMarker({ characters: text.length, items: { omitted: text.length, total: text.length } }, language),
+    omissionMarker(
+      { characters: text.length, items: { omitted: text.length, total: text.length } },
+      language,
+    ),
   )}\n\n`;
   const reserved = counter.countText(notice) + counter.countText(widestMarker) + SEAM_SLACK_TOKENS;
   const characterRoom = maxCharacters - notice.length - widestMarker.length;

@@ -65,7 +65,9 @@ describe('truncation notice', () => {
 
   it('states exactly what a marker omitted', () => {
     expect(omissionMarker({ characters: 1500 }, 'en')).toBe('[... 1,500 characters omitted ...]');
-    expect(omissionMarker({ characters: 1500, lines: 20 }, 'en')).toBe('[... 20 lines omitted (1,500 characters) ...]');
+    expect(omissionMarker({ characters: 1500, lines: 20 }, 'en')).toBe(
+      '[... 20 lines omitted (1,500 characters) ...]',
+    );
     expect(omissionMarker({ characters: 1500, items: { omitted: 9812, total: 10000 } }, 'en')).toBe(
       '[... 9,812 of 10,000 items omitted (1,500 characters) ...]',
     );

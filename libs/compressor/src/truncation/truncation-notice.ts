@@ -88,7 +88,11 @@ export interface OmissionStats {
  */
 export function omissionMarker(stats: OmissionStats, language: NoticeLanguage): string {
   const french = language === 'fr';
-  const characters = plural(stats.characters, language, french ? ['caractère', 'caractères'] : ['character', 'characters']);
+  const characters = plural(
+    stats.characters,
+    language,
+    french ? ['caractère', 'caractères'] : ['character', 'characters'],
+  );
   if (stats.items !== undefined) {
     const omitted = formatCount(stats.items.omitted, language);
     const total = formatCount(stats.items.total, language);
@@ -97,12 +101,14 @@ export function omissionMarker(stats: OmissionStats, language: NoticeLanguage): 
       : `[... ${omitted} of ${total} items omitted (${characters}) ...]`;
   }
   if (stats.lines !== undefined) {
-    const lines = plural(stats.lines, language, french ? ['ligne omise', 'lignes omises'] : ['line', 'lines']);
+    const lines = plural(
+      stats.lines,
+      language,
+      french ? ['ligne omise', 'lignes omises'] : ['line', 'lines'],
+    );
     return french ? `[... ${lines} (${characters}) ...]` : `[... ${lines} omitted (${characters}) ...]`;
   }
-  return french
-    ? `[... ${characters} omis ...]`
-    : `[... ${characters} omitted ...]`;
+  return french ? `[... ${characters} omis ...]` : `[... ${characters} omitted ...]`;
 }
 
 /** "1 line" / "2 lines"; French uses the singular for 0 and 1. */

@@ -6,7 +6,11 @@ export interface AnthropicRejection {
 }
 
 /** Builds Anthropic's error body `{type:"error", error:{type,message}, request_id}`. */
-export function anthropicErrorBody(type: string, message: string, requestId: string): Record<string, unknown> {
+export function anthropicErrorBody(
+  type: string,
+  message: string,
+  requestId: string,
+): Record<string, unknown> {
   return { type: 'error', error: { type, message }, request_id: requestId };
 }
 
@@ -23,15 +27,24 @@ export function defaultAnthropicError(status: number): { type: string; message: 
     case 401:
       return { type: 'authentication_error', message: 'invalid x-api-key' };
     case 402:
-      return { type: 'billing_error', message: 'Your credit balance is too low to access the Anthropic API.' };
+      return {
+        type: 'billing_error',
+        message: 'Your credit balance is too low to access the Anthropic API.',
+      };
     case 403:
-      return { type: 'permission_error', message: 'Your API key does not have permission to use the specified resource.' };
+      return {
+        type: 'permission_error',
+        message: 'Your API key does not have permission to use the specified resource.',
+      };
     case 404:
       return { type: 'not_found_error', message: 'The requested resource could not be found.' };
     case 413:
       return { type: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' };
     case 429:
-      return { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit.' };
+      return {
+        type: 'rate_limit_error',
+        message: 'Number of request tokens has exceeded your per-minute rate limit.',
+      };
     case 504:
       return { type: 'timeout_error', message: 'Request timed out.' };
     case 529:

@@ -17,7 +17,13 @@ export async function handleMessages(exchange: Exchange, context: EmulatorContex
   const stream = body.stream === true;
   const model = stringOrUndefined(body.model);
   const requestId = `req_01${randomToken(22)}`;
-  recordExchange(context, exchange, { provider: 'anthropic', body: parsed.ok ? parsed.value : parsed.text, model, stream, requestId });
+  recordExchange(context, exchange, {
+    provider: 'anthropic',
+    body: parsed.ok ? parsed.value : parsed.text,
+    model,
+    stream,
+    requestId,
+  });
 
   const baseHeaders = { 'request-id': requestId };
   const version = headerValue(exchange.request, 'anthropic-version');
@@ -30,7 +36,12 @@ export async function handleMessages(exchange: Exchange, context: EmulatorContex
     parsed,
   );
   if (rejection !== undefined) {
-    sendJson(exchange.response, rejection.status, anthropicErrorBody(rejection.type, rejection.message, requestId), baseHeaders);
+    sendJson(
+      exchange.response,
+      rejection.status,
+      anthropicErrorBody(rejection.type, rejection.message, requestId),
+      baseHeaders,
+    );
     return;
   }
 
@@ -58,14 +69,18 @@ export async function handleMessages(exchange: Exchange, context: EmulatorContex
       const defaults = defaultAnthropicError(fault.status ?? 529);
       return anthropicFrame(
         'error',
-        JSON.stringify({ type: 'error', error: { type: fault.type ?? defaults.type, message: fault.message ?? defaults.message } }),
+        JSON.stringify({
+          type: 'error',
+          error: { type: fault.type ?? defaults.type, message: fault.message ?? defaults.message },
+        }),
       );
     },
     malformedFrame: (data) => anthropicFrame('content_block_delta', data),
   };
 
   const output = outputSchemaOf(body);
-  const json: JsonRequest = output === undefined ? { kind: 'none' } : { kind: 'schema', schema: output.schema };
+  const json: JsonRequest =
+    output === undefined ? { kind: 'none' } : { kind: 'schema', schema: output.schema };
   await executeReply({
     response: exchange.response,
     reply: context.queue.take({ provider: 'anthropic', model, stream }),

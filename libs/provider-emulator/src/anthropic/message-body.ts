@@ -49,7 +49,9 @@ export function anthropicStopReason(plan: AnswerPlan): string {
 
 /** `stop_details` exists from 2026-10-21 on and is only non-null for refusals. */
 export function stopDetails(plan: AnswerPlan): Record<string, unknown> | null {
-  return anthropicStopReason(plan) === 'refusal' ? { type: 'refusal', category: null, explanation: plan.refusal ?? null } : null;
+  return anthropicStopReason(plan) === 'refusal'
+    ? { type: 'refusal', category: null, explanation: plan.refusal ?? null }
+    : null;
 }
 
 /** `input_tokens` excludes cache reads and writes: the three counts are disjoint. */
@@ -58,12 +60,19 @@ export function uncachedInputTokens(usage: ResolvedUsage): number {
 }
 
 /** The full `usage` object of a message. */
-export function messageUsage(usage: ResolvedUsage, version: AnthropicVersion, outputTokens = usage.outputTokens): Record<string, unknown> {
+export function messageUsage(
+  usage: ResolvedUsage,
+  version: AnthropicVersion,
+  outputTokens = usage.outputTokens,
+): Record<string, unknown> {
   const base: Record<string, unknown> = {
     input_tokens: uncachedInputTokens(usage),
     cache_creation_input_tokens: usage.cacheCreationInputTokens,
     cache_read_input_tokens: usage.cachedInputTokens,
-    cache_creation: { ephemeral_5m_input_tokens: usage.cacheCreationInputTokens, ephemeral_1h_input_tokens: 0 },
+    cache_creation: {
+      ephemeral_5m_input_tokens: usage.cacheCreationInputTokens,
+      ephemeral_1h_input_tokens: 0,
+    },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };

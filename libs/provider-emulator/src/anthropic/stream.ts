@@ -36,7 +36,8 @@ export function messageFrames(plan: AnswerPlan, identity: MessageIdentity): stri
     stop_sequence: null,
     usage: messageUsage(plan.usage, version, 1),
   };
-  if (version === '2026-10-21') Object.assign(startMessage, { stop_details: null, container: null, diagnostics: null });
+  if (version === '2026-10-21')
+    Object.assign(startMessage, { stop_details: null, container: null, diagnostics: null });
 
   const frames = [frame({ type: 'message_start', message: startMessage })];
   const blocks = answerBlocks(plan);
@@ -50,11 +51,17 @@ export function messageFrames(plan: AnswerPlan, identity: MessageIdentity): stri
       }
     } else {
       frames.push(
-        frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } }),
+        frame({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+        }),
       );
       if (index === 0) frames.push(frame({ type: 'ping' }));
       for (const partial_json of ['', ...chunkText(block.inputJson, plan.chunkSize)]) {
-        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }));
+        frames.push(
+          frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }),
+        );
       }
     }
     frames.push(frame({ type: 'content_block_stop', index }));
@@ -70,7 +77,9 @@ export function messageFrames(plan: AnswerPlan, identity: MessageIdentity): stri
   if (version === '2026-10-21') {
     delta.stop_details = stopDetails(plan);
     delta.container = null;
-    usage.output_tokens_details = { thinking_tokens: Math.min(plan.usage.reasoningTokens, plan.usage.outputTokens) };
+    usage.output_tokens_details = {
+      thinking_tokens: Math.min(plan.usage.reasoningTokens, plan.usage.outputTokens),
+    };
     usage.server_tool_use = null;
   }
   frames.push(frame({ type: 'message_delta', delta, usage }));

@@ -28,13 +28,25 @@ describe('findOutputSchemaViolation', () => {
   });
 
   it.each([
-    ['recursion through the root', closed({ self: { anyOf: [{ $ref: '#' }, { type: 'null' }] } }), 'Recursive schemas are not supported'],
+    [
+      'recursion through the root',
+      closed({ self: { anyOf: [{ $ref: '#' }, { type: 'null' }] } }),
+      'Recursive schemas are not supported',
+    ],
     ['complex enum values', closed({ a: { enum: [{ x: 1 }] } }), 'complex types are not supported'],
-    ['allOf with $ref', closed({ a: { allOf: [{ $ref: '#/$defs/b' }] } }, { $defs: { b: { type: 'string' } } }), "'allOf' combined with '$ref'"],
+    [
+      'allOf with $ref',
+      closed({ a: { allOf: [{ $ref: '#/$defs/b' }] } }, { $defs: { b: { type: 'string' } } }),
+      "'allOf' combined with '$ref'",
+    ],
     ['lookaround in a pattern', closed({ a: { type: 'string', pattern: '^(?!x)' } }), 'lookaround'],
     ['backreferences', closed({ a: { type: 'string', pattern: '(a)\\1' } }), 'backreferences'],
     ['an unresolvable ref', closed({ a: { $ref: '#/$defs/missing' } }), 'does not resolve'],
-    ['exclusiveMinimum', closed({ a: { type: 'number', exclusiveMinimum: 0 } }), "property 'exclusiveMinimum' is not supported"],
+    [
+      'exclusiveMinimum',
+      closed({ a: { type: 'number', exclusiveMinimum: 0 } }),
+      "property 'exclusiveMinimum' is not supported",
+    ],
   ])('rejects %s', (_name, schema, message) => {
     expect(findOutputSchemaViolation(schema)).toContain(message);
   });

@@ -1,9 +1,28 @@
 import { isRecord, type JsonObject } from '../json';
 
-const supportedFormats = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']);
+const supportedFormats = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'uri',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 
 // Numeric and string-length constraints Anthropic's structured outputs do not support.
-const unsupportedConstraints = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength'];
+const unsupportedConstraints = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+];
 
 /** Backreferences, lookaround and word boundaries are outside Anthropic's regex subset. */
 const unsupportedRegexFeature = /\\[1-9]|\\k<|\(\?<?[=!]|\\b|\\B/;
@@ -27,7 +46,8 @@ class OutputSchemaWalker {
 
   /** `refStack` holds the local refs being followed, to spot recursion. */
   check(schema: unknown, path: string, refStack: readonly string[]): string | undefined {
-    if (!isRecord(schema)) return typeof schema === 'boolean' ? undefined : `Schema at '${path}' must be an object.`;
+    if (!isRecord(schema))
+      return typeof schema === 'boolean' ? undefined : `Schema at '${path}' must be an object.`;
     if (typeof schema.$ref === 'string') {
       const violation = this.#checkRef(schema.$ref, path, refStack);
       if (violation !== undefined) return violation;
@@ -45,7 +65,10 @@ class OutputSchemaWalker {
     if ('minItems' in schema && schema.minItems !== 0 && schema.minItems !== 1) {
       return `For 'array' type, 'minItems' values other than 0 and 1 are not supported (at '${path}').`;
     }
-    if (Array.isArray(schema.enum) && schema.enum.some((value) => typeof value === 'object' && value !== null)) {
+    if (
+      Array.isArray(schema.enum) &&
+      schema.enum.some((value) => typeof value === 'object' && value !== null)
+    ) {
       return `Enum values must be strings, numbers, booleans or null; complex types are not supported (at '${path}').`;
     }
     if (typeof schema.format === 'string' && !supportedFormats.has(schema.format)) {
@@ -66,28 +89,33 @@ class OutputSchemaWalker {
 
   #checkRef(ref: string, path: string, refStack: readonly string[]): string | undefined {
     if (!ref.startsWith('#')) return `External $ref is not supported: '${ref}' (at '${path}').`;
-    if (refStack.includes(ref)) return `Recursive schemas are not supported: '${ref}' refers back to itself (at '${path}').`;
+    if (refStack.includes(ref))
+      return `Recursive schemas are not supported: '${ref}' refers back to itself (at '${path}').`;
     const target = resolveLocal(this.#root, ref);
-    if (target === undefined) return `$ref '${ref}' does not resolve to a definition in the schema (at '${path}').`;
+    if (target === undefined)
+      return `$ref '${ref}' does not resolve to a definition in the schema (at '${path}').`;
     return this.check(target, ref, [...refStack, ref]);
   }
 
   #checkChildren(schema: JsonObject, path: string, refStack: readonly string[]): string | undefined {
     const children: Array<[unknown, string]> = [];
     if (isRecord(schema.properties)) {
-      for (const [key, value] of Object.entries(schema.properties)) children.push([value, `${path}/properties/${key}`]);
+      for (const [key, value] of Object.entries(schema.properties))
+        children.push([value, `${path}/properties/${key}`]);
     }
     if (schema.items !== undefined) children.push([schema.items, `${path}/items`]);
     for (const keyword of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
       const members = schema[keyword];
-      if (Array.isArray(members)) members.forEach((member, index) => children.push([member, `${path}/${keyword}/${index}`]));
+      if (Array.isArray(members))
+        members.forEach((member, index) => children.push([member, `${path}/${keyword}/${index}`]));
     }
     // Definitions are checked where they are referenced (so recursion is seen) and once on their own.
     if (path === '#') {
       for (const keyword of ['$defs', 'definitions']) {
         const definitions = schema[keyword];
         if (isRecord(definitions)) {
-          for (const [name, value] of Object.entries(definitions)) children.push([value, `#/${keyword}/${name}`]);
+          for (const [name, value] of Object.entries(definitions))
+            children.push([value, `#/${keyword}/${name}`]);
         }
       }
     }
@@ -101,7 +129,10 @@ class OutputSchemaWalker {
 
 function resolveLocal(root: JsonObject, ref: string): unknown {
   let node: unknown = root;
-  for (const segment of ref.slice(1).split('/').filter((part) => part !== '')) {
+  for (const segment of ref
+    .slice(1)
+    .split('/')
+    .filter((part) => part !== '')) {
     const key = decodeURIComponent(segment).replaceAll('~1', '/').replaceAll('~0', '~');
     node = isRecord(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined;
   }

@@ -22,7 +22,10 @@ export interface AnthropicRequestHeaders {
  * (`x-api-key` or `Authorization: Bearer`), body syntax, required fields, removed parameters,
  * message roles, tool_use/tool_result pairing, and the output schema.
  */
-export function validateMessagesRequest(headers: AnthropicRequestHeaders, parsed: ParsedBody): AnthropicRejection | undefined {
+export function validateMessagesRequest(
+  headers: AnthropicRequestHeaders,
+  parsed: ParsedBody,
+): AnthropicRejection | undefined {
   if (headers.version === undefined) return invalidRequest('anthropic-version: header is required');
   if (!knownVersions.includes(headers.version)) {
     return invalidRequest(`anthropic-version: "${headers.version}" is not a valid version`);
@@ -32,7 +35,9 @@ export function validateMessagesRequest(headers: AnthropicRequestHeaders, parsed
     return { status: 401, type: 'authentication_error', message: 'x-api-key header is required' };
   }
   if (!parsed.ok || !isRecord(parsed.value)) {
-    return invalidRequest('There was an error parsing the body of your request. The body must be valid JSON.');
+    return invalidRequest(
+      'There was an error parsing the body of your request. The body must be valid JSON.',
+    );
   }
   const body = parsed.value;
   for (const field of ['model', 'max_tokens', 'messages']) {
@@ -62,7 +67,9 @@ function checkMessages(messages: unknown[], version: AnthropicVersion): Anthropi
       );
     }
     if (typeof message.role !== 'string' || !allowedRoles.includes(message.role)) {
-      return invalidRequest(`messages.${index}.role: Input should be ${allowedRoles.map((role) => `'${role}'`).join(' or ')}`);
+      return invalidRequest(
+        `messages.${index}.role: Input should be ${allowedRoles.map((role) => `'${role}'`).join(' or ')}`,
+      );
     }
     if (message.content === undefined) return invalidRequest(`messages.${index}.content: Field required`);
   }
@@ -82,7 +89,9 @@ function checkToolPairs(messages: JsonObject[]): AnthropicRejection | undefined 
     const previous = index > 0 ? messages[index - 1] : undefined;
     const offered = new Set(
       previous?.role === 'assistant'
-        ? contentBlocks(previous).flatMap((block) => (block.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : []))
+        ? contentBlocks(previous).flatMap((block) =>
+            block.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : [],
+          )
         : [],
     );
     const blocks = contentBlocks(message);
@@ -102,7 +111,9 @@ function checkToolPairs(messages: JsonObject[]): AnthropicRejection | undefined 
         ),
       );
       const unanswered = contentBlocks(message)
-        .filter((block) => block.type === 'tool_use' && typeof block.id === 'string' && !answered.has(block.id))
+        .filter(
+          (block) => block.type === 'tool_use' && typeof block.id === 'string' && !answered.has(block.id),
+        )
         .map((block) => String(block.id));
       if (unanswered.length > 0) {
         return invalidRequest(
@@ -121,7 +132,8 @@ export function outputSchemaOf(body: JsonObject): { field: string; schema: unkno
     return { field: 'output_config.format.schema', schema: config.format.schema };
   }
   const legacy = body.output_format;
-  if (isRecord(legacy) && legacy.type === 'json_schema') return { field: 'output_format.schema', schema: legacy.schema };
+  if (isRecord(legacy) && legacy.type === 'json_schema')
+    return { field: 'output_format.schema', schema: legacy.schema };
   return undefined;
 }
 

@@ -48,7 +48,10 @@ export function handleControl(exchange: Exchange, context: EmulatorContext): voi
       }
       const requests = context.recorder.all();
       sendJson(response, 200, {
-        requests: provider === undefined ? requests : requests.filter((request) => request.provider === (provider as ProviderName)),
+        requests:
+          provider === undefined
+            ? requests
+            : requests.filter((request) => request.provider === (provider as ProviderName)),
       });
       return;
     }

@@ -8,7 +8,11 @@ export interface GeminiRejection {
 
 /** Builds the body Google APIs send with an error: `{error:{code,message,status,details?}}`. */
 export function geminiErrorBody(rejection: GeminiRejection): Record<string, unknown> {
-  const error: Record<string, unknown> = { code: rejection.code, message: rejection.message, status: rejection.status };
+  const error: Record<string, unknown> = {
+    code: rejection.code,
+    message: rejection.message,
+    status: rejection.status,
+  };
   if (rejection.details !== undefined && rejection.details.length > 0) error.details = rejection.details;
   return { error };
 }
@@ -52,7 +56,8 @@ export function defaultGeminiError(code: number): { status: string; message: str
       return code >= 500
         ? {
             status: 'INTERNAL',
-            message: 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+            message:
+              'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
           }
         : { status: 'FAILED_PRECONDITION', message: 'Precondition check failed.' };
   }

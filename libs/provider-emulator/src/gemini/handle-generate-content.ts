@@ -19,13 +19,24 @@ const jsonContentType = 'application/json; charset=UTF-8';
  * `generateContent` and `streamGenerateContent`. With `?alt=sse` the stream is SSE; without it
  * the API streams one JSON array, which is sent here as a single array body.
  */
-export async function handleGenerateContent(exchange: Exchange, context: EmulatorContext, model: string, method: string): Promise<void> {
+export async function handleGenerateContent(
+  exchange: Exchange,
+  context: EmulatorContext,
+  model: string,
+  method: string,
+): Promise<void> {
   const parsed = parseJsonBody(exchange.bodyText);
   const body: JsonObject = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
   const streaming = method === 'streamGenerateContent';
   const sse = streaming && exchange.query.alt === 'sse';
   const requestId = randomToken(24);
-  recordExchange(context, exchange, { provider: 'gemini', body: parsed.ok ? parsed.value : parsed.text, model, stream: streaming, requestId });
+  recordExchange(context, exchange, {
+    provider: 'gemini',
+    body: parsed.ok ? parsed.value : parsed.text,
+    model,
+    stream: streaming,
+    requestId,
+  });
 
   const apiKey = headerValue(exchange.request, 'x-goog-api-key') ?? exchange.query.key;
   const rejection = validateGenerateContentRequest(apiKey, parsed);
@@ -44,8 +55,13 @@ export async function handleGenerateContent(exchange: Exchange, context: Emulato
       const headers: Record<string, string> = {};
       if (reply.retryAfterSeconds !== undefined) headers['retry-after'] = String(reply.retryAfterSeconds);
       if (reply.retryAfterMs !== undefined) headers['retry-after-ms'] = String(reply.retryAfterMs);
-      const retryDelay = reply.retryDelay ?? (reply.retryAfterSeconds !== undefined ? `${reply.retryAfterSeconds}s` : undefined);
-      const details = [...(retryDelay === undefined ? [] : [retryInfo(retryDelay)]), ...(reply.details ?? [])];
+      const retryDelay =
+        reply.retryDelay ??
+        (reply.retryAfterSeconds !== undefined ? `${reply.retryAfterSeconds}s` : undefined);
+      const details = [
+        ...(retryDelay === undefined ? [] : [retryInfo(retryDelay)]),
+        ...(reply.details ?? []),
+      ];
       return {
         status: reply.status,
         headers,
@@ -64,7 +80,13 @@ export async function handleGenerateContent(exchange: Exchange, context: Emulato
       const code = fault.status ?? 500;
       const defaults = defaultGeminiError(code);
       return geminiFrame(
-        JSON.stringify(geminiErrorBody({ code, status: fault.type ?? defaults.status, message: fault.message ?? defaults.message })),
+        JSON.stringify(
+          geminiErrorBody({
+            code,
+            status: fault.type ?? defaults.status,
+            message: fault.message ?? defaults.message,
+          }),
+        ),
       );
     },
     malformedFrame: (data) => geminiFrame(data),

@@ -69,12 +69,18 @@ function responseChunk(
   usage: Record<string, unknown>,
   identity: ResponseIdentity,
 ): Record<string, unknown> {
-  return { candidates: [candidate], usageMetadata: usage, modelVersion: identity.modelVersion, responseId: identity.responseId };
+  return {
+    candidates: [candidate],
+    usageMetadata: usage,
+    modelVersion: identity.modelVersion,
+    responseId: identity.responseId,
+  };
 }
 
 /** The `GenerateContentResponse` of a non-streamed answer. */
 export function responseBody(plan: AnswerPlan, identity: ResponseIdentity): Record<string, unknown> {
-  if (plan.refusal !== undefined) return responseChunk(refusalCandidate(plan), usageMetadata(plan.usage), identity);
+  if (plan.refusal !== undefined)
+    return responseChunk(refusalCandidate(plan), usageMetadata(plan.usage), identity);
   const parts = [...(plan.text === '' ? [] : [{ text: plan.text }]), ...functionCallParts(plan)];
   return responseChunk(
     { content: { parts, role: 'model' }, finishReason: geminiFinishReason(plan), index: 0 },
@@ -90,7 +96,8 @@ export function responseBody(plan: AnswerPlan, identity: ResponseIdentity): Reco
  * parts of a chunk, so several parts in one chunk come out duplicated in `response`.
  */
 export function responseChunks(plan: AnswerPlan, identity: ResponseIdentity): Array<Record<string, unknown>> {
-  if (plan.refusal !== undefined) return [responseChunk(refusalCandidate(plan), usageMetadata(plan.usage), identity)];
+  if (plan.refusal !== undefined)
+    return [responseChunk(refusalCandidate(plan), usageMetadata(plan.usage), identity)];
   const parts: Array<Record<string, unknown>> = [
     ...chunkText(plan.text, plan.chunkSize).map((text) => ({ text })),
     ...functionCallParts(plan),
@@ -98,7 +105,11 @@ export function responseChunks(plan: AnswerPlan, identity: ResponseIdentity): Ar
   if (parts.length === 0) parts.push({ text: '' });
   return parts.map((part, index) =>
     index < parts.length - 1
-      ? responseChunk({ content: { parts: [part], role: 'model' }, index: 0 }, promptOnlyUsage(plan.usage), identity)
+      ? responseChunk(
+          { content: { parts: [part], role: 'model' }, index: 0 },
+          promptOnlyUsage(plan.usage),
+          identity,
+        )
       : responseChunk(
           { content: { parts: [part], role: 'model' }, finishReason: geminiFinishReason(plan), index: 0 },
           usageMetadata(plan.usage),

@@ -23,10 +23,16 @@ export function configField(config: JsonObject, camelName: string): unknown {
  * decoding of `responseSchema` (unknown fields are errors), contents, roles, function-call
  * pairing, and the response MIME type / schema combination.
  */
-export function validateGenerateContentRequest(apiKey: string | undefined, parsed: ParsedBody): GeminiRejection | undefined {
-  if (apiKey === undefined || apiKey === '') return { code: 403, status: 'PERMISSION_DENIED', message: unregisteredCallerMessage };
+export function validateGenerateContentRequest(
+  apiKey: string | undefined,
+  parsed: ParsedBody,
+): GeminiRejection | undefined {
+  if (apiKey === undefined || apiKey === '')
+    return { code: 403, status: 'PERMISSION_DENIED', message: unregisteredCallerMessage };
   if (!parsed.ok || !isRecord(parsed.value)) {
-    return invalidArgument(`Invalid JSON payload received. Unexpected token.\n${parsed.ok ? '' : parsed.text.slice(0, 40)}`);
+    return invalidArgument(
+      `Invalid JSON payload received. Unexpected token.\n${parsed.ok ? '' : parsed.text.slice(0, 40)}`,
+    );
   }
   const body = parsed.value;
   const config = generationConfigOf(body);
@@ -41,7 +47,10 @@ function checkSchemaDecoding(config: JsonObject): GeminiRejection | undefined {
   return invalidArgument(violations.map((violation) => violation.description).join('\n'), [
     {
       '@type': 'type.googleapis.com/google.rpc.BadRequest',
-      fieldViolations: violations.map((violation) => ({ field: violation.field, description: violation.description })),
+      fieldViolations: violations.map((violation) => ({
+        field: violation.field,
+        description: violation.description,
+      })),
     },
   ]);
 }
@@ -51,7 +60,8 @@ function checkContents(contents: unknown): GeminiRejection | undefined {
     return invalidArgument('* GenerateContentRequest.contents: contents is not specified\n');
   }
   for (const content of contents) {
-    if (!isRecord(content)) return invalidArgument('* GenerateContentRequest.contents: contents is not specified\n');
+    if (!isRecord(content))
+      return invalidArgument('* GenerateContentRequest.contents: contents is not specified\n');
     if (content.role !== undefined && content.role !== 'user' && content.role !== 'model') {
       return invalidArgument('Please use a valid role: user, model.');
     }
@@ -69,12 +79,19 @@ function partsOf(content: JsonObject | undefined): JsonObject[] {
  */
 function checkFunctionTurns(contents: JsonObject[]): GeminiRejection | undefined {
   for (const [index, content] of contents.entries()) {
-    const responses = partsOf(content).flatMap((part) => (isRecord(part.functionResponse) ? [part.functionResponse] : []));
+    const responses = partsOf(content).flatMap((part) =>
+      isRecord(part.functionResponse) ? [part.functionResponse] : [],
+    );
     if (responses.length === 0) continue;
     const previous = index > 0 ? contents[index - 1] : undefined;
-    const calls = previous?.role === 'model' ? partsOf(previous).flatMap((part) => (isRecord(part.functionCall) ? [part.functionCall] : [])) : [];
+    const calls =
+      previous?.role === 'model'
+        ? partsOf(previous).flatMap((part) => (isRecord(part.functionCall) ? [part.functionCall] : []))
+        : [];
     if (calls.length === 0) {
-      return invalidArgument('Please ensure that function response turn comes immediately after a function call turn.');
+      return invalidArgument(
+        'Please ensure that function response turn comes immediately after a function call turn.',
+      );
     }
     if (calls.length !== responses.length) {
       return invalidArgument(

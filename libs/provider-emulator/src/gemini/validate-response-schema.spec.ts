@@ -9,10 +9,25 @@ describe('findSchemaParseViolations', () => {
       description: 'd',
       nullable: false,
       properties: {
-        a: { type: 'STRING', format: 'enum', enum: ['x'], minLength: 1, max_length: 3, pattern: '^x$', default: 'x', example: 'x' },
+        a: {
+          type: 'STRING',
+          format: 'enum',
+          enum: ['x'],
+          minLength: 1,
+          max_length: 3,
+          pattern: '^x$',
+          default: 'x',
+          example: 'x',
+        },
         b: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 2 }, minItems: 1, maxItems: 2 },
         c: { anyOf: [{ type: 'string' }, { type: 'null' }] },
-        d: { type: 'object', properties: { e: { type: 'boolean' } }, minProperties: 1, max_properties: 2, propertyOrdering: ['e'] },
+        d: {
+          type: 'object',
+          properties: { e: { type: 'boolean' } },
+          minProperties: 1,
+          max_properties: 2,
+          propertyOrdering: ['e'],
+        },
       },
       required: ['a'],
     };
@@ -37,7 +52,11 @@ describe('findSchemaParseViolations', () => {
   it('rejects type arrays, unknown type names and non-string enum values', () => {
     const violations = findSchemaParseViolations({
       type: 'object',
-      properties: { a: { type: ['string', 'null'] }, b: { type: 'text' }, c: { type: 'integer', enum: [1, 2] } },
+      properties: {
+        a: { type: ['string', 'null'] },
+        b: { type: 'text' },
+        c: { type: 'integer', enum: [1, 2] },
+      },
     });
     expect(violations.map((violation) => violation.field)).toEqual([
       'generation_config.response_schema.properties[0].value.type',
@@ -50,7 +69,13 @@ describe('findSchemaParseViolations', () => {
 
 describe('findSchemaSemanticViolations', () => {
   it('requires properties on OBJECT types and defined required names', () => {
-    expect(findSchemaSemanticViolations({ type: 'object', properties: { a: { type: 'object' } }, required: ['a', 'z'] })).toEqual([
+    expect(
+      findSchemaSemanticViolations({
+        type: 'object',
+        properties: { a: { type: 'object' } },
+        required: ['a', 'z'],
+      }),
+    ).toEqual([
       '* GenerateContentRequest.generation_config.response_schema.required[1]: property is not defined',
       '* GenerateContentRequest.generation_config.response_schema.properties[0].value.properties: should be non-empty for OBJECT type',
     ]);

@@ -44,7 +44,16 @@ const schemaFields: Record<string, string> = {
   example: 'example',
 };
 
-const typeNames = new Set(['TYPE_UNSPECIFIED', 'STRING', 'NUMBER', 'INTEGER', 'BOOLEAN', 'ARRAY', 'OBJECT', 'NULL']);
+const typeNames = new Set([
+  'TYPE_UNSPECIFIED',
+  'STRING',
+  'NUMBER',
+  'INTEGER',
+  'BOOLEAN',
+  'ARRAY',
+  'OBJECT',
+  'NULL',
+]);
 
 const typeProto = 'type.googleapis.com/google.ai.generativelanguage.v1beta.Type';
 
@@ -54,7 +63,10 @@ const typeProto = 'type.googleapis.com/google.ai.generativelanguage.v1beta.Type'
  * `Unknown name … Cannot find field.` error, and a `type` must be one enum name (no arrays).
  * All problems are reported, as the real parser does.
  */
-export function findSchemaParseViolations(schema: unknown, path = 'generation_config.response_schema'): SchemaFieldViolation[] {
+export function findSchemaParseViolations(
+  schema: unknown,
+  path = 'generation_config.response_schema',
+): SchemaFieldViolation[] {
   const violations: SchemaFieldViolation[] = [];
   walk(schema, path, violations);
   return violations;
@@ -62,7 +74,10 @@ export function findSchemaParseViolations(schema: unknown, path = 'generation_co
 
 function walk(schema: unknown, path: string, violations: SchemaFieldViolation[]): void {
   if (!isRecord(schema)) {
-    violations.push({ field: path, description: `Invalid value at '${path}' (type.googleapis.com/google.ai.generativelanguage.v1beta.Schema), ${JSON.stringify(schema)}` });
+    violations.push({
+      field: path,
+      description: `Invalid value at '${path}' (type.googleapis.com/google.ai.generativelanguage.v1beta.Schema), ${JSON.stringify(schema)}`,
+    });
     return;
   }
   for (const [key, value] of Object.entries(schema)) {
@@ -84,7 +99,10 @@ function walk(schema: unknown, path: string, violations: SchemaFieldViolation[])
     } else if (field === 'enum' && Array.isArray(value)) {
       value.forEach((entry, index) => {
         if (typeof entry !== 'string') {
-          violations.push({ field: `${path}.enum[${index}]`, description: `Invalid value at '${path}.enum[${index}]' (TYPE_STRING), ${JSON.stringify(entry)}` });
+          violations.push({
+            field: `${path}.enum[${index}]`,
+            description: `Invalid value at '${path}.enum[${index}]' (TYPE_STRING), ${JSON.stringify(entry)}`,
+          });
         }
       });
     } else if (field === 'items') {
@@ -93,7 +111,9 @@ function walk(schema: unknown, path: string, violations: SchemaFieldViolation[])
       value.forEach((member, index) => walk(member, `${path}.any_of[${index}]`, violations));
     } else if (field === 'properties' && isRecord(value)) {
       // Proto maps are addressed by entry position in Google's error paths.
-      Object.values(value).forEach((member, index) => walk(member, `${path}.properties[${index}].value`, violations));
+      Object.values(value).forEach((member, index) =>
+        walk(member, `${path}.properties[${index}].value`, violations),
+      );
     }
   }
 }
@@ -102,7 +122,10 @@ function walk(schema: unknown, path: string, violations: SchemaFieldViolation[])
  * Semantic checks the API applies after decoding: an OBJECT needs non-empty `properties`, and
  * `required` may only name defined properties. Returns messages in Google's `* Field: problem` form.
  */
-export function findSchemaSemanticViolations(schema: unknown, path = 'generation_config.response_schema'): string[] {
+export function findSchemaSemanticViolations(
+  schema: unknown,
+  path = 'generation_config.response_schema',
+): string[] {
   if (!isRecord(schema)) return [];
   const problems: string[] = [];
   const type = typeof schema.type === 'string' ? schema.type.toUpperCase() : undefined;
@@ -122,8 +145,12 @@ export function findSchemaSemanticViolations(schema: unknown, path = 'generation
       problems.push(...findSchemaSemanticViolations(member, `${path}.properties[${index}].value`)),
     );
   }
-  if (schema.items !== undefined) problems.push(...findSchemaSemanticViolations(schema.items, `${path}.items`));
+  if (schema.items !== undefined)
+    problems.push(...findSchemaSemanticViolations(schema.items, `${path}.items`));
   const anyOf = schema.anyOf ?? schema.any_of;
-  if (Array.isArray(anyOf)) anyOf.forEach((member, index) => problems.push(...findSchemaSemanticViolations(member, `${path}.any_of[${index}]`)));
+  if (Array.isArray(anyOf))
+    anyOf.forEach((member, index) =>
+      problems.push(...findSchemaSemanticViolations(member, `${path}.any_of[${index}]`)),
+    );
   return problems;
 }

@@ -20,7 +20,9 @@ export function readBody(request: IncomingMessage): Promise<string> {
       }
       chunks.push(chunk);
     });
-    request.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+    );
     request.on('error', reject);
   });
 }

@@ -1,7 +1,10 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 
 // Node has no reason phrase for 529; the Gemini SDK puts the phrase into its error messages.
-const extraReasonPhrases: Record<number, string> = { 529: 'Site is overloaded', 499: 'Client Closed Request' };
+const extraReasonPhrases: Record<number, string> = {
+  529: 'Site is overloaded',
+  499: 'Client Closed Request',
+};
 
 /** The reason phrase for a status line. */
 export function reasonPhrase(status: number): string {
@@ -36,7 +39,11 @@ export function startEventStream(
   contentType = 'text/event-stream; charset=utf-8',
   flush = true,
 ): void {
-  response.writeHead(200, reasonPhrase(200), { ...headers, 'content-type': contentType, 'cache-control': 'no-cache' });
+  response.writeHead(200, reasonPhrase(200), {
+    ...headers,
+    'content-type': contentType,
+    'cache-control': 'no-cache',
+  });
   if (flush) response.flushHeaders();
 }
 

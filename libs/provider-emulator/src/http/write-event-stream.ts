@@ -16,7 +16,10 @@ export interface EventStreamPlayback {
 const defaultMalformedData = '{"truncated": ';
 
 /** Writes the frames, applying delays and the scripted fault; ends (or destroys) the response. */
-export async function writeEventStream(response: ServerResponse, playback: EventStreamPlayback): Promise<void> {
+export async function writeEventStream(
+  response: ServerResponse,
+  playback: EventStreamPlayback,
+): Promise<void> {
   const { frames, chunkDelayMs, fault } = playback;
   if (fault === undefined && chunkDelayMs <= 0) {
     // The fast path used by load benchmarks: one write, one syscall.

@@ -17,7 +17,11 @@ export function openAiErrorBody(fields: OpenAiErrorFields): { error: OpenAiError
 }
 
 /** A 400 `invalid_request_error`, the shape of every request-validation failure. */
-export function invalidRequest(message: string, param: string | null = null, code: string | null = null): OpenAiRejection {
+export function invalidRequest(
+  message: string,
+  param: string | null = null,
+  code: string | null = null,
+): OpenAiRejection {
   return { status: 400, message, type: 'invalid_request_error', param, code };
 }
 
@@ -28,13 +32,19 @@ export function defaultOpenAiError(status: number): OpenAiErrorFields {
       return { message: 'Invalid request.', type: 'invalid_request_error', param: null, code: null };
     case 401:
       return {
-        message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+        message:
+          'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
         type: 'invalid_request_error',
         param: null,
         code: 'invalid_api_key',
       };
     case 403:
-      return { message: 'You are not allowed to sample from this model.', type: 'invalid_request_error', param: null, code: null };
+      return {
+        message: 'You are not allowed to sample from this model.',
+        type: 'invalid_request_error',
+        param: null,
+        code: null,
+      };
     case 404:
       return {
         message: 'The model does not exist or you do not have access to it.',
@@ -49,7 +59,12 @@ export function defaultOpenAiError(status: number): OpenAiErrorFields {
     case 422:
       return { message: 'Unprocessable entity.', type: 'invalid_request_error', param: null, code: null };
     case 429:
-      return { message: 'Rate limit reached for requests.', type: 'requests', param: null, code: 'rate_limit_exceeded' };
+      return {
+        message: 'Rate limit reached for requests.',
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      };
     case 503:
       return {
         message: 'The engine is currently overloaded, please try again later.',

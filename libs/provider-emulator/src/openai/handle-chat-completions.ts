@@ -17,7 +17,13 @@ export async function handleChatCompletions(exchange: Exchange, context: Emulato
   const stream = body.stream === true;
   const model = stringOrUndefined(body.model);
   const requestId = `req_${randomToken(32)}`;
-  recordExchange(context, exchange, { provider: 'openai', body: parsed.ok ? parsed.value : parsed.text, model, stream, requestId });
+  recordExchange(context, exchange, {
+    provider: 'openai',
+    body: parsed.ok ? parsed.value : parsed.text,
+    model,
+    stream,
+    requestId,
+  });
 
   const baseHeaders = { 'x-request-id': requestId, 'openai-processing-ms': '1' };
   const rejection = validateChatCompletionRequest(headerValue(exchange.request, 'authorization'), parsed);
@@ -26,7 +32,11 @@ export async function handleChatCompletions(exchange: Exchange, context: Emulato
     return;
   }
 
-  const identity: CompletionIdentity = { id: `chatcmpl-${randomToken(29)}`, created: unixSeconds(), model: model ?? '' };
+  const identity: CompletionIdentity = {
+    id: `chatcmpl-${randomToken(29)}`,
+    created: unixSeconds(),
+    model: model ?? '',
+  };
   const includeUsage = isRecord(body.stream_options) && body.stream_options.include_usage === true;
   const renderer: ReplyRenderer = {
     baseHeaders,
@@ -52,7 +62,12 @@ export async function handleChatCompletions(exchange: Exchange, context: Emulato
       const defaults = defaultOpenAiError(fault.status ?? 500);
       return openAiFrame(
         JSON.stringify(
-          openAiErrorBody({ message: fault.message ?? defaults.message, type: fault.type ?? defaults.type, param: null, code: defaults.code }),
+          openAiErrorBody({
+            message: fault.message ?? defaults.message,
+            type: fault.type ?? defaults.type,
+            param: null,
+            code: defaults.code,
+          }),
         ),
       );
     },
@@ -72,6 +87,7 @@ export async function handleChatCompletions(exchange: Exchange, context: Emulato
 function jsonRequestOf(format: unknown): JsonRequest {
   if (!isRecord(format)) return { kind: 'none' };
   if (format.type === 'json_object') return { kind: 'object' };
-  if (format.type === 'json_schema' && isRecord(format.json_schema)) return { kind: 'schema', schema: format.json_schema.schema };
+  if (format.type === 'json_schema' && isRecord(format.json_schema))
+    return { kind: 'schema', schema: format.json_schema.schema };
   return { kind: 'none' };
 }

@@ -28,7 +28,15 @@ export function handleListModels(exchange: Exchange, context: EmulatorContext): 
   sendJson(
     exchange.response,
     200,
-    { object: 'list', data: context.models.map((id) => ({ id, object: 'model', created: listedSince, owned_by: 'provider-emulator' })) },
+    {
+      object: 'list',
+      data: context.models.map((id) => ({
+        id,
+        object: 'model',
+        created: listedSince,
+        owned_by: 'provider-emulator',
+      })),
+    },
     { 'x-request-id': `req_${randomToken(32)}` },
   );
 }

@@ -12,7 +12,11 @@ export function openAiFrame(data: string): string {
  * deltas, tool-call deltas (header with id and name, then argument pieces), a finish chunk, the
  * usage chunk with `choices: []` when `include_usage` was asked for, and `[DONE]`.
  */
-export function completionFrames(plan: AnswerPlan, identity: CompletionIdentity, includeUsage: boolean): string[] {
+export function completionFrames(
+  plan: AnswerPlan,
+  identity: CompletionIdentity,
+  includeUsage: boolean,
+): string[] {
   const frames: string[] = [];
   const push = (delta: Record<string, unknown>, finishReason: string | null = null): void => {
     const chunk: Record<string, unknown> = {
@@ -35,7 +39,9 @@ export function completionFrames(plan: AnswerPlan, identity: CompletionIdentity,
   for (const piece of chunkText(plan.refusal ?? '', plan.chunkSize)) push({ refusal: piece });
   const ids = toolCallIds(plan);
   plan.toolCalls.forEach((call, index) => {
-    push({ tool_calls: [{ index, id: ids[index], type: 'function', function: { name: call.name, arguments: '' } }] });
+    push({
+      tool_calls: [{ index, id: ids[index], type: 'function', function: { name: call.name, arguments: '' } }],
+    });
     for (const piece of chunkText(call.argumentsJson, plan.chunkSize)) {
       push({ tool_calls: [{ index, function: { arguments: piece } }] });
     }

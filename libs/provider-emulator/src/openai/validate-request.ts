@@ -21,15 +21,29 @@ const schemaNamePattern = /^[a-zA-Z0-9_-]+$/;
  * send, or undefined when the request is acceptable. Checks run in the API's order: credentials,
  * body syntax, required fields, messages, then response format and tool schemas.
  */
-export function validateChatCompletionRequest(authorization: string | undefined, parsed: ParsedBody): OpenAiRejection | undefined {
+export function validateChatCompletionRequest(
+  authorization: string | undefined,
+  parsed: ParsedBody,
+): OpenAiRejection | undefined {
   if (authorization === undefined || !/^Bearer\s+\S/i.test(authorization)) {
-    return { status: 401, message: missingKeyMessage, type: 'invalid_request_error', param: null, code: null };
+    return {
+      status: 401,
+      message: missingKeyMessage,
+      type: 'invalid_request_error',
+      param: null,
+      code: null,
+    };
   }
   if (!parsed.ok || !isRecord(parsed.value)) return invalidRequest(invalidJsonMessage);
   const body = parsed.value;
-  if (typeof body.model !== 'string' || body.model === '') return invalidRequest('you must provide a model parameter');
+  if (typeof body.model !== 'string' || body.model === '')
+    return invalidRequest('you must provide a model parameter');
   if (body.messages === undefined) {
-    return invalidRequest("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
+    return invalidRequest(
+      "Missing required parameter: 'messages'.",
+      'messages',
+      'missing_required_parameter',
+    );
   }
   if (!Array.isArray(body.messages)) {
     return invalidRequest(
@@ -109,7 +123,9 @@ function checkToolMessageOrder(messages: JsonObject[]): OpenAiRejection | undefi
     openCalls = undefined;
     if (message.role === 'assistant' && Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
       openCalls = new Set(
-        message.tool_calls.flatMap((call) => (isRecord(call) && typeof call.id === 'string' ? [call.id] : [])),
+        message.tool_calls.flatMap((call) =>
+          isRecord(call) && typeof call.id === 'string' ? [call.id] : [],
+        ),
       );
       openCallsIndex = index;
     }
@@ -127,7 +143,10 @@ function unansweredCalls(openCalls: Set<string> | undefined, index: number): Ope
 
 function checkStreamOptions(body: JsonObject): OpenAiRejection | undefined {
   if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) {
-    return invalidRequest("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options');
+    return invalidRequest(
+      "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      'stream_options',
+    );
   }
   return undefined;
 }
@@ -138,7 +157,8 @@ function mentionsJson(messages: unknown[]): boolean {
     const content = message.content;
     if (typeof content === 'string') return /json/i.test(content);
     return (
-      Array.isArray(content) && content.some((part) => isRecord(part) && typeof part.text === 'string' && /json/i.test(part.text))
+      Array.isArray(content) &&
+      content.some((part) => isRecord(part) && typeof part.text === 'string' && /json/i.test(part.text))
     );
   });
 }
@@ -146,7 +166,11 @@ function mentionsJson(messages: unknown[]): boolean {
 function checkResponseFormat(format: unknown, messages: unknown[]): OpenAiRejection | undefined {
   if (format === undefined || format === null) return undefined;
   if (!isRecord(format) || typeof format.type !== 'string') {
-    return invalidRequest("Missing required parameter: 'response_format.type'.", 'response_format.type', 'missing_required_parameter');
+    return invalidRequest(
+      "Missing required parameter: 'response_format.type'.",
+      'response_format.type',
+      'missing_required_parameter',
+    );
   }
   switch (format.type) {
     case 'text':
@@ -202,7 +226,11 @@ function checkJsonSchemaFormat(jsonSchema: unknown): OpenAiRejection | undefined
   if (jsonSchema.strict !== true) return undefined;
   const violation = findStrictSchemaViolation(jsonSchema.schema);
   if (violation === undefined) return undefined;
-  return invalidRequest(strictSchemaErrorMessage(`response_format '${name}'`, violation), 'response_format', 'invalid_json_schema');
+  return invalidRequest(
+    strictSchemaErrorMessage(`response_format '${name}'`, violation),
+    'response_format',
+    'invalid_json_schema',
+  );
 }
 
 function checkTools(tools: unknown): OpenAiRejection | undefined {

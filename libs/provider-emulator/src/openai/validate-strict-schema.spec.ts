@@ -37,7 +37,9 @@ describe('findStrictSchemaViolation', () => {
   });
 
   it('reports violations in $defs with their context', () => {
-    const violation = findStrictSchemaViolation(strictObject({}, { $defs: { node: { type: 'object', properties: {} } } }));
+    const violation = findStrictSchemaViolation(
+      strictObject({}, { $defs: { node: { type: 'object', properties: {} } } }),
+    );
     expect(violation).toEqual({
       context: ['$defs', 'node'],
       message: "'additionalProperties' is required to be supplied and to be false.",
@@ -48,15 +50,24 @@ describe('findStrictSchemaViolation', () => {
   });
 
   it('reports extra required keys, missing types, unsupported formats and anyOf branches', () => {
-    expect(findStrictSchemaViolation({ ...strictObject({ a: { type: 'string' } }), required: ['a', 'b'] })?.message).toBe(
+    expect(
+      findStrictSchemaViolation({ ...strictObject({ a: { type: 'string' } }), required: ['a', 'b'] })
+        ?.message,
+    ).toBe(
       "'required' is required to be supplied and to be an array including every key in properties. Extra required key 'b' supplied.",
     );
     expect(findStrictSchemaViolation(strictObject({ a: { description: 'untyped' } }))).toEqual({
       context: ['properties', 'a'],
       message: "schema must have a 'type' key.",
     });
-    expect(findStrictSchemaViolation(strictObject({ a: { type: 'string', format: 'uri' } }))?.message).toBe("'format' 'uri' is not supported.");
-    expect(findStrictSchemaViolation(strictObject({ a: { anyOf: [{ type: 'string' }, { type: 'object', properties: {} }] } }))).toEqual({
+    expect(findStrictSchemaViolation(strictObject({ a: { type: 'string', format: 'uri' } }))?.message).toBe(
+      "'format' 'uri' is not supported.",
+    );
+    expect(
+      findStrictSchemaViolation(
+        strictObject({ a: { anyOf: [{ type: 'string' }, { type: 'object', properties: {} }] } }),
+      ),
+    ).toEqual({
       context: ['properties', 'a', 'anyOf', '1'],
       message: "'additionalProperties' is required to be supplied and to be false.",
     });

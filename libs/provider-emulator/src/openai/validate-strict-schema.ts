@@ -38,7 +38,17 @@ const unsupportedKeywords = new Set([
 
 const supportedTypes = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
-const supportedFormats = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+const supportedFormats = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
 
 /**
  * Checks a `json_schema` (or strict function `parameters`) against OpenAI's strict-mode rules and
@@ -48,7 +58,10 @@ const supportedFormats = new Set(['date-time', 'time', 'date', 'duration', 'emai
 export function findStrictSchemaViolation(schema: unknown): StrictSchemaViolation | undefined {
   if (!isRecord(schema) || schema.type !== 'object') {
     const type = isRecord(schema) && typeof schema.type === 'string' ? schema.type : 'None';
-    return { context: undefined, message: `schema must be a JSON Schema of 'type: "object"', got 'type: "${type}"'.` };
+    return {
+      context: undefined,
+      message: `schema must be a JSON Schema of 'type: "object"', got 'type: "${type}"'.`,
+    };
   }
   return new StrictWalker(schema).check(schema, []);
 }
@@ -76,7 +89,8 @@ class StrictWalker {
   check(schema: unknown, path: string[]): StrictSchemaViolation | undefined {
     if (!isRecord(schema)) return { context: path, message: 'schema must be a JSON Schema object.' };
     for (const keyword of Object.keys(schema)) {
-      if (unsupportedKeywords.has(keyword)) return { context: path, message: `'${keyword}' is not permitted.` };
+      if (unsupportedKeywords.has(keyword))
+        return { context: path, message: `'${keyword}' is not permitted.` };
     }
     return (
       this.#checkDefinitions(schema, path) ??
@@ -102,12 +116,18 @@ class StrictWalker {
     if (ref === '#') return undefined;
     const local = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
     if (local === null) {
-      return { context: path, message: `'$ref' '${ref}' is not supported: only local references to '#/$defs/...' are allowed.` };
+      return {
+        context: path,
+        message: `'$ref' '${ref}' is not supported: only local references to '#/$defs/...' are allowed.`,
+      };
     }
     const definitions = this.#root[local[1]!];
     const name = decodeURIComponent(local[2]!).replaceAll('~1', '/').replaceAll('~0', '~');
     if (!isRecord(definitions) || !(name in definitions)) {
-      return { context: path, message: `reference to component '${name}' which was not found in the schema.` };
+      return {
+        context: path,
+        message: `reference to component '${name}' which was not found in the schema.`,
+      };
     }
     return undefined;
   }
@@ -123,7 +143,9 @@ class StrictWalker {
     }
     if (!('type' in schema)) {
       // An enum or const fully describes its values; everything else must name a type.
-      return 'enum' in schema || 'const' in schema ? undefined : { context: path, message: "schema must have a 'type' key." };
+      return 'enum' in schema || 'const' in schema
+        ? undefined
+        : { context: path, message: "schema must have a 'type' key." };
     }
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     for (const type of types) {
@@ -136,11 +158,16 @@ class StrictWalker {
       if (violation !== undefined) return violation;
     }
     if (types.includes('array')) {
-      if (!('items' in schema)) return { context: path, message: "'items' is required to be supplied for an array schema." };
+      if (!('items' in schema))
+        return { context: path, message: "'items' is required to be supplied for an array schema." };
       const violation = this.check(schema.items, [...path, 'items']);
       if (violation !== undefined) return violation;
     }
-    if (types.includes('string') && typeof schema.format === 'string' && !supportedFormats.has(schema.format)) {
+    if (
+      types.includes('string') &&
+      typeof schema.format === 'string' &&
+      !supportedFormats.has(schema.format)
+    ) {
       return { context: path, message: `'format' '${schema.format}' is not supported.` };
     }
     return undefined;
@@ -153,11 +180,13 @@ class StrictWalker {
     const properties = isRecord(schema.properties) ? schema.properties : {};
     const keys = Object.keys(properties);
     const required = Array.isArray(schema.required) ? schema.required : undefined;
-    const requiredRule = "'required' is required to be supplied and to be an array including every key in properties.";
+    const requiredRule =
+      "'required' is required to be supplied and to be an array including every key in properties.";
     const missing = keys.find((key) => required === undefined || !required.includes(key));
     if (missing !== undefined) return { context: path, message: `${requiredRule} Missing '${missing}'.` };
     const extra = required?.find((key) => typeof key !== 'string' || !(key in properties));
-    if (extra !== undefined) return { context: path, message: `${requiredRule} Extra required key '${String(extra)}' supplied.` };
+    if (extra !== undefined)
+      return { context: path, message: `${requiredRule} Extra required key '${String(extra)}' supplied.` };
     for (const key of keys) {
       const violation = this.check(properties[key], [...path, 'properties', key]);
       if (violation !== undefined) return violation;

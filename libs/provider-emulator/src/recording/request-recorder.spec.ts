@@ -18,7 +18,8 @@ const request = (index: number, provider: RecordedRequest['provider'] = 'openai'
 describe('RequestRecorder', () => {
   it('keeps the newest records in arrival order once it wraps', () => {
     const recorder = new RequestRecorder(3);
-    for (let index = 1; index <= 7; index++) recorder.record(request(index, index === 5 ? 'gemini' : 'openai'));
+    for (let index = 1; index <= 7; index++)
+      recorder.record(request(index, index === 5 ? 'gemini' : 'openai'));
     expect(recorder.all().map((record) => record.requestId)).toEqual(['5', '6', '7']);
     expect(recorder.last()?.requestId).toBe('7');
     expect(recorder.last('gemini')?.requestId).toBe('5');

@@ -43,7 +43,11 @@ export async function executeReply(execution: ReplyExecution): Promise<void> {
   if (reply?.kind === 'hang') return; // Closed by the client's abort or by emulator.close().
   if (reply?.kind === 'error') {
     const rendered = renderer.error(reply);
-    sendJson(response, rendered.status, rendered.body, { ...renderer.baseHeaders, ...rendered.headers, ...reply.headers });
+    sendJson(response, rendered.status, rendered.body, {
+      ...renderer.baseHeaders,
+      ...rendered.headers,
+      ...reply.headers,
+    });
     return;
   }
   const plan = planAnswer(reply, execution.facts, execution.defaultChunkSize);

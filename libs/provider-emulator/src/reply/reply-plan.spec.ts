@@ -9,17 +9,35 @@ describe('planAnswer', () => {
       finish: 'stop',
       usage: { inputTokens: 10, outputTokens: 9 },
     });
-    expect(planAnswer(undefined, { json: { kind: 'object' }, requestCharacters: 1 }, 8).text).toBe('{"result":"ok"}');
-    expect(planAnswer(undefined, { json: { kind: 'enum-text', schema: { type: 'STRING', enum: ['a', 'b'] } }, requestCharacters: 1 }, 8).text).toBe('a');
+    expect(planAnswer(undefined, { json: { kind: 'object' }, requestCharacters: 1 }, 8).text).toBe(
+      '{"result":"ok"}',
+    );
+    expect(
+      planAnswer(
+        undefined,
+        { json: { kind: 'enum-text', schema: { type: 'STRING', enum: ['a', 'b'] } }, requestCharacters: 1 },
+        8,
+      ).text,
+    ).toBe('a');
   });
 
   it('keeps usage invariants: cache counts within input, reasoning within output', () => {
     const plan = planAnswer(
-      { kind: 'text', text: 'abcd', usage: { inputTokens: 5, cachedInputTokens: 4, cacheCreationInputTokens: 3, reasoningTokens: 6 } },
+      {
+        kind: 'text',
+        text: 'abcd',
+        usage: { inputTokens: 5, cachedInputTokens: 4, cacheCreationInputTokens: 3, reasoningTokens: 6 },
+      },
       { json: { kind: 'none' }, requestCharacters: 100 },
       8,
     );
-    expect(plan.usage).toEqual({ inputTokens: 7, outputTokens: 7, cachedInputTokens: 4, cacheCreationInputTokens: 3, reasoningTokens: 6 });
+    expect(plan.usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 7,
+      cachedInputTokens: 4,
+      cacheCreationInputTokens: 3,
+      reasoningTokens: 6,
+    });
   });
 });
 

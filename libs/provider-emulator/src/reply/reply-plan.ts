@@ -48,7 +48,11 @@ export const defaultReplyText = 'Hello from the provider emulator.';
 const smallJsonObject = '{"result":"ok"}';
 
 /** Turns a scripted answer (or none: the default answer) into a plan every provider can render. */
-export function planAnswer(reply: AnswerReply | undefined, facts: RequestFacts, defaultChunkSize: number): AnswerPlan {
+export function planAnswer(
+  reply: AnswerReply | undefined,
+  facts: RequestFacts,
+  defaultChunkSize: number,
+): AnswerPlan {
   const resolved: AnswerReply =
     reply ?? (facts.json.kind === 'none' ? { kind: 'text', text: defaultReplyText } : { kind: 'json' });
   let text = '';
@@ -74,11 +78,15 @@ export function planAnswer(reply: AnswerReply | undefined, facts: RequestFacts, 
       finish = resolved.finishReason ?? 'tool-calls';
       break;
     case 'json':
-      text = resolved.text ?? (resolved.value !== undefined ? JSON.stringify(resolved.value) : jsonTextFor(facts.json));
+      text =
+        resolved.text ??
+        (resolved.value !== undefined ? JSON.stringify(resolved.value) : jsonTextFor(facts.json));
       break;
   }
   const outputCharacters =
-    text.length + (refusal?.length ?? 0) + toolCalls.reduce((sum, call) => sum + call.name.length + call.argumentsJson.length, 0);
+    text.length +
+    (refusal?.length ?? 0) +
+    toolCalls.reduce((sum, call) => sum + call.name.length + call.argumentsJson.length, 0);
   return {
     text,
     refusal,

@@ -19,7 +19,10 @@ describe('ScriptQueue', () => {
 
   it('counts down times and keeps always-replies forever', () => {
     const queue = new ScriptQueue();
-    queue.enqueue([{ kind: 'hang', times: 2 }, { kind: 'text', text: 'x', times: 'always' }]);
+    queue.enqueue([
+      { kind: 'hang', times: 2 },
+      { kind: 'text', text: 'x', times: 'always' },
+    ]);
     expect(queue.take(target)?.kind).toBe('hang');
     expect(queue.take(target)?.kind).toBe('hang');
     for (let index = 0; index < 5; index++) expect(queue.take(target)?.kind).toBe('text');

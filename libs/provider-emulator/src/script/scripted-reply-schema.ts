@@ -27,7 +27,11 @@ const usageSchema = z.strictObject({
 const streamFaultSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('cut'), afterChunks: nonNegativeInteger }),
   z.strictObject({ kind: z.literal('stall'), afterChunks: nonNegativeInteger }),
-  z.strictObject({ kind: z.literal('malformed'), afterChunks: nonNegativeInteger, data: z.string().optional() }),
+  z.strictObject({
+    kind: z.literal('malformed'),
+    afterChunks: nonNegativeInteger,
+    data: z.string().optional(),
+  }),
   z.strictObject({
     kind: z.literal('error-event'),
     afterChunks: nonNegativeInteger,
@@ -66,7 +70,12 @@ export const scriptedReplySchema = z
       text: z.string().optional(),
       ...answerFields,
     }),
-    z.strictObject({ kind: z.literal('json'), value: z.unknown().optional(), text: z.string().optional(), ...answerFields }),
+    z.strictObject({
+      kind: z.literal('json'),
+      value: z.unknown().optional(),
+      text: z.string().optional(),
+      ...answerFields,
+    }),
     z.strictObject({
       kind: z.literal('error'),
       status: z.int().min(400).max(599),
@@ -87,7 +96,11 @@ export const scriptedReplySchema = z
   ])
   .superRefine((reply, context) => {
     if (reply.kind === 'json' && reply.value !== undefined && reply.text !== undefined) {
-      context.addIssue({ code: 'custom', message: "give either 'value' or 'text', not both", path: ['text'] });
+      context.addIssue({
+        code: 'custom',
+        message: "give either 'value' or 'text', not both",
+        path: ['text'],
+      });
     }
   });
 

@@ -1,7 +1,18 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Message, MessageCreateParams, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  Message,
+  MessageCreateParams,
+  RawMessageStreamEvent,
+} from '@anthropic-ai/sdk/resources/messages';
 import { resolveCallSettings } from '../core/call-settings';
-import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type OpenedProviderStream, type StreamDecoder } from '../core/provider-adapter';
+import {
+  preparedCall,
+  type CompletionPayload,
+  type PreparedCall,
+  type ProviderAdapter,
+  type OpenedProviderStream,
+  type StreamDecoder,
+} from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import type { ChatCompletionOptions, ToolChoice } from '../types/options';
 import type { ChatWarning } from '../types/result';
@@ -34,7 +45,11 @@ export function anthropicApiVersion(client: AnthropicMessagesClient): string {
 
 function toAnthropicToolChoice(choice: ToolChoice) {
   if (typeof choice !== 'string') return { type: 'tool' as const, name: choice.name };
-  return { auto: { type: 'auto' as const }, none: { type: 'none' as const }, required: { type: 'any' as const } }[choice];
+  return {
+    auto: { type: 'auto' as const },
+    none: { type: 'none' as const },
+    required: { type: 'any' as const },
+  }[choice];
 }
 
 export function createAnthropicAdapter(client: AnthropicMessagesClient): ProviderAdapter {
@@ -60,7 +75,9 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
         max_tokens: settings.maxTokens ?? defaultAnthropicMaxTokens,
         messages: conversation.messages,
       };
-      const system = [conversation.system, output.systemInstruction].filter((text) => text !== undefined).join('\n\n');
+      const system = [conversation.system, output.systemInstruction]
+        .filter((text) => text !== undefined)
+        .join('\n\n');
       if (system !== '') body['system'] = system;
       if (settings.temperature !== undefined) {
         if (apiVersion === '2023-06-01') body['temperature'] = settings.temperature;

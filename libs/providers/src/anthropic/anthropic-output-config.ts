@@ -19,7 +19,10 @@ export interface AnthropicOutputSettings {
  * object, so "any object" cannot be written as a schema (`{type:'object', additionalProperties:false}`
  * would constrain the answer to `{}`). It is asked for by instruction and validated afterwards.
  */
-export function buildAnthropicOutputSettings(mode: OutputMode, warnings: ChatWarning[]): AnthropicOutputSettings {
+export function buildAnthropicOutputSettings(
+  mode: OutputMode,
+  warnings: ChatWarning[],
+): AnthropicOutputSettings {
   switch (mode.kind) {
     case 'text':
       return { outputConfig: undefined, systemInstruction: undefined, lowered: undefined };

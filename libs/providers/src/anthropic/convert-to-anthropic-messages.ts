@@ -63,7 +63,9 @@ export function convertToAnthropicMessages(messages: readonly ChatMessage[]): An
           content:
             typeof message.content === 'string'
               ? message.content
-              : message.content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : toImageBlock(part))),
+              : message.content.map((part) =>
+                  part.type === 'text' ? { type: 'text', text: part.text } : toImageBlock(part),
+                ),
         });
         break;
       case 'assistant': {

@@ -19,13 +19,22 @@ export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEv
           break;
         case 'content_block_start':
           if (event.content_block.type === 'tool_use') {
-            out.push({ type: 'tool-call-start', index: event.index, id: event.content_block.id, name: event.content_block.name });
+            out.push({
+              type: 'tool-call-start',
+              index: event.index,
+              id: event.content_block.id,
+              name: event.content_block.name,
+            });
           }
           break;
         case 'content_block_delta':
           if (event.delta.type === 'text_delta') out.push({ type: 'text-delta', text: event.delta.text });
           else if (event.delta.type === 'input_json_delta' && event.delta.partial_json !== '') {
-            out.push({ type: 'tool-call-delta', index: event.index, argumentsDelta: event.delta.partial_json });
+            out.push({
+              type: 'tool-call-delta',
+              index: event.index,
+              argumentsDelta: event.delta.partial_json,
+            });
           }
           break;
         case 'message_delta': {
@@ -34,8 +43,10 @@ export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEv
           usage.output_tokens = delta.output_tokens;
           if (delta.output_tokens_details) usage.output_tokens_details = delta.output_tokens_details;
           if (delta.input_tokens != null) usage.input_tokens = delta.input_tokens;
-          if (delta.cache_creation_input_tokens != null) usage.cache_creation_input_tokens = delta.cache_creation_input_tokens;
-          if (delta.cache_read_input_tokens != null) usage.cache_read_input_tokens = delta.cache_read_input_tokens;
+          if (delta.cache_creation_input_tokens != null)
+            usage.cache_creation_input_tokens = delta.cache_creation_input_tokens;
+          if (delta.cache_read_input_tokens != null)
+            usage.cache_read_input_tokens = delta.cache_read_input_tokens;
           break;
         }
         default:
@@ -44,7 +55,11 @@ export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEv
     },
     finish(out) {
       out.push({ type: 'usage', usage: mapAnthropicUsage(usage) });
-      out.push({ type: 'finish', rawFinishReason: stopReason, finishReason: mapAnthropicFinishReason(stopReason) });
+      out.push({
+        type: 'finish',
+        rawFinishReason: stopReason,
+        finishReason: mapAnthropicFinishReason(stopReason),
+      });
     },
   };
 }

@@ -18,14 +18,23 @@ function stripCodeFence(text: string): string {
  * Parses the answer, maps it back to the caller's shape (e.g. nulls OpenAI strict had to emit) and
  * validates it against the caller's ORIGINAL schema, whatever the provider enforced.
  */
-export function finalizeJson(text: string, mode: OutputMode, lowered: LoweredSchema | undefined): FinalizedJson {
+export function finalizeJson(
+  text: string,
+  mode: OutputMode,
+  lowered: LoweredSchema | undefined,
+): FinalizedJson {
   if (mode.kind === 'text') return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(stripCodeFence(text));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { validation: { valid: false, errors: [{ path: '', keyword: 'json', message: `answer is not valid JSON: ${reason}` }] } };
+    return {
+      validation: {
+        valid: false,
+        errors: [{ path: '', keyword: 'json', message: `answer is not valid JSON: ${reason}` }],
+      },
+    };
   }
   const json = lowered ? lowered.restore(parsed) : parsed;
   if (mode.kind === 'json-schema') return { json, validation: validateJson(mode.schema, json) };

@@ -107,7 +107,10 @@ describe('one history, three providers', () => {
           ],
         },
         { role: 'model', parts: [{ text: 'Paris 18C; Rome unknown.' }] },
-        { role: 'user', parts: [{ text: 'And this?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }] },
+        {
+          role: 'user',
+          parts: [{ text: 'And this?' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }],
+        },
       ],
     });
     expect(warnings).toEqual([]);
@@ -119,6 +122,9 @@ describe('one history, three providers', () => {
       { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'f', arguments: '{"a":' }] },
     ];
     const anthropic = convertToAnthropicMessages(broken).messages[1];
-    expect(anthropic).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'f', input: { _raw: '{"a":' } }] });
+    expect(anthropic).toEqual({
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'c1', name: 'f', input: { _raw: '{"a":' } }],
+    });
   });
 });

@@ -6,7 +6,8 @@ export function parseToolArguments(argumentsText: string): Record<string, unknow
   if (argumentsText.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(argumentsText);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // fall through: keep the text so nothing the model produced is lost
   }

@@ -2,7 +2,11 @@ import type { ChatMessage } from '../types/messages';
 import type { ValidationIssue } from '../schema/validate-json';
 
 /** The follow-up turn of the opt-in repair: the model sees its answer and exactly what failed. */
-export function repairMessages(messages: readonly ChatMessage[], answer: string, errors: readonly ValidationIssue[]): ChatMessage[] {
+export function repairMessages(
+  messages: readonly ChatMessage[],
+  answer: string,
+  errors: readonly ValidationIssue[],
+): ChatMessage[] {
   const problems = errors.map((issue) => `- ${issue.path || '(root)'}: ${issue.message}`).join('\n');
   return [
     ...messages,

@@ -31,8 +31,10 @@ function createAdapter(client: object): ProviderAdapter {
   if (client instanceof Anthropic) return createAnthropicAdapter(client);
   if (client instanceof GenerativeModel) return createGeminiAdapter(client);
   // Duck typing for subclasses across package copies, wrappers and test doubles.
-  if (hasFunction(client, ['chat', 'completions', 'create'])) return createOpenAIAdapter(client as OpenAIChatClient);
-  if (hasFunction(client, ['messages', 'create'])) return createAnthropicAdapter(client as AnthropicMessagesClient);
+  if (hasFunction(client, ['chat', 'completions', 'create']))
+    return createOpenAIAdapter(client as OpenAIChatClient);
+  if (hasFunction(client, ['messages', 'create']))
+    return createAnthropicAdapter(client as AnthropicMessagesClient);
   if (hasFunction(client, ['generateContent']) && hasFunction(client, ['generateContentStream'])) {
     return createGeminiAdapter(client as GeminiModelClient);
   }

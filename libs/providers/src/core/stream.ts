@@ -5,7 +5,13 @@ import type { ToolCall } from '../types/messages';
 import type { ChatCompletionOptions } from '../types/options';
 import type { ChatStreamPart, FinishReason, Usage } from '../types/result';
 import { buildResult } from './complete';
-import { emptyUsage, type PreparedCall, type ProviderAdapter, type StreamDecoder, type StreamDelta } from './provider-adapter';
+import {
+  emptyUsage,
+  type PreparedCall,
+  type ProviderAdapter,
+  type StreamDecoder,
+  type StreamDelta,
+} from './provider-adapter';
 
 interface OpenedStream {
   iterator: AsyncIterator<unknown>;
@@ -24,7 +30,11 @@ function openWithRetry(adapter: ProviderAdapter, prepared: PreparedCall, options
       const iterator = opened.chunks[Symbol.asyncIterator]();
       return { iterator, first: await iterator.next(), decoder: opened.decoder };
     },
-    { policy: { ...defaultRetryPolicy, ...options.retry }, signal: options.signal, toProviderError: adapter.toProviderError },
+    {
+      policy: { ...defaultRetryPolicy, ...options.retry },
+      signal: options.signal,
+      toProviderError: adapter.toProviderError,
+    },
   );
 }
 
@@ -67,7 +77,12 @@ export async function* stream(
         const call = toolCalls.get(delta.index);
         if (!call) return undefined;
         call.arguments += delta.argumentsDelta;
-        return { type: 'tool-call-delta', index: delta.index, id: call.id, argumentsDelta: delta.argumentsDelta };
+        return {
+          type: 'tool-call-delta',
+          index: delta.index,
+          id: call.id,
+          argumentsDelta: delta.argumentsDelta,
+        };
       }
       case 'usage':
         usage = delta.usage;
@@ -103,7 +118,15 @@ export async function* stream(
   const result = buildResult(
     adapter,
     prepared,
-    { model, text, toolCalls: orderedCalls.map(([, call]) => call), rawFinishReason, finishReason, usage, response: chunks },
+    {
+      model,
+      text,
+      toolCalls: orderedCalls.map(([, call]) => call),
+      rawFinishReason,
+      finishReason,
+      usage,
+      response: chunks,
+    },
     attempts,
   );
   yield { type: 'finish', result };

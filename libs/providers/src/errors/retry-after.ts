@@ -2,7 +2,9 @@
  * Reads a server-requested wait from `retry-after-ms`, else `retry-after` (seconds or an HTTP date).
  * Returns undefined when absent or unparseable, so the backoff schedule applies instead.
  */
-export function retryAfterMsFromHeaders(headers: { get(name: string): string | null } | undefined): number | undefined {
+export function retryAfterMsFromHeaders(
+  headers: { get(name: string): string | null } | undefined,
+): number | undefined {
   if (!headers) return undefined;
   const milliseconds = headers.get('retry-after-ms');
   if (milliseconds !== null) {

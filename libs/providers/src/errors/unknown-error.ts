@@ -11,7 +11,8 @@ export function unknownError(provider: ProviderName, error: unknown): ProviderEr
     provider,
     status: undefined,
     // A body that does not parse (e.g. a malformed stream chunk) is the provider's fault, not the network's.
-    code: error instanceof SyntaxError || /pars(e|ing)/i.test(message) ? 'malformed_response' : 'network_error',
+    code:
+      error instanceof SyntaxError || /pars(e|ing)/i.test(message) ? 'malformed_response' : 'network_error',
     message,
     requestId: undefined,
     retryAfterMs: undefined,

@@ -25,7 +25,10 @@ function toPart(part: UserContentPart, warnings: ChatWarning[]): Part {
  * Gemini takes the system prompt as `systemInstruction`, calls roles `user`/`model`, matches tool
  * results to calls by function name, and wants turns of the same role merged into one content.
  */
-export function convertToGeminiContents(messages: readonly ChatMessage[], warnings: ChatWarning[]): GeminiConversation {
+export function convertToGeminiContents(
+  messages: readonly ChatMessage[],
+  warnings: ChatWarning[],
+): GeminiConversation {
   const systemTexts: string[] = [];
   const contents: Content[] = [];
   const append = (role: 'user' | 'model', parts: Part[]) => {
@@ -43,7 +46,9 @@ export function convertToGeminiContents(messages: readonly ChatMessage[], warnin
       case 'user':
         append(
           'user',
-          typeof message.content === 'string' ? [{ text: message.content }] : message.content.map((part) => toPart(part, warnings)),
+          typeof message.content === 'string'
+            ? [{ text: message.content }]
+            : message.content.map((part) => toPart(part, warnings)),
         );
         break;
       case 'assistant': {
@@ -68,7 +73,9 @@ export function convertToGeminiContents(messages: readonly ChatMessage[], warnin
     }
   }
   return {
-    systemInstruction: systemTexts.length ? { role: 'system', parts: [{ text: systemTexts.join('\n\n') }] } : undefined,
+    systemInstruction: systemTexts.length
+      ? { role: 'system', parts: [{ text: systemTexts.join('\n\n') }] }
+      : undefined,
     contents,
   };
 }

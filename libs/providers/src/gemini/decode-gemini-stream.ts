@@ -40,7 +40,11 @@ export function createGeminiStreamDecoder(): StreamDecoder<EnhancedGenerateConte
       if (chunk.usageMetadata) out.push({ type: 'usage', usage: mapGeminiUsage(chunk.usageMetadata) });
     },
     finish(out) {
-      out.push({ type: 'finish', rawFinishReason: finishReason, finishReason: mapGeminiFinishReason(finishReason, toolCallCount > 0) });
+      out.push({
+        type: 'finish',
+        rawFinishReason: finishReason,
+        finishReason: mapGeminiFinishReason(finishReason, toolCallCount > 0),
+      });
     },
   };
 }

@@ -1,7 +1,14 @@
 import type { GenerateContentRequest, GenerativeModel, Tool, ToolConfig } from '@google/generative-ai';
 import { FunctionCallingMode } from '@google/generative-ai';
 import { resolveCallSettings } from '../core/call-settings';
-import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type OpenedProviderStream, type StreamDecoder } from '../core/provider-adapter';
+import {
+  preparedCall,
+  type CompletionPayload,
+  type PreparedCall,
+  type ProviderAdapter,
+  type OpenedProviderStream,
+  type StreamDecoder,
+} from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
@@ -17,7 +24,10 @@ import { readGeminiResponse } from './read-gemini-response';
 /** The part of the legacy Gemini client we use. */
 export type GeminiModelClient = Pick<GenerativeModel, 'generateContent' | 'generateContentStream'> &
   Partial<
-    Pick<GenerativeModel, 'model' | 'generationConfig' | 'safetySettings' | 'systemInstruction' | 'tools' | 'toolConfig'>
+    Pick<
+      GenerativeModel,
+      'model' | 'generationConfig' | 'safetySettings' | 'systemInstruction' | 'tools' | 'toolConfig'
+    >
   >;
 
 /** Function parameters go through the same lowering as response schemas: Gemini takes only its subset. */
@@ -47,7 +57,11 @@ function toGeminiToolConfig(choice: ToolChoice): ToolConfig {
   if (typeof choice !== 'string') {
     return { functionCallingConfig: { mode: FunctionCallingMode.ANY, allowedFunctionNames: [choice.name] } };
   }
-  const mode = { auto: FunctionCallingMode.AUTO, none: FunctionCallingMode.NONE, required: FunctionCallingMode.ANY }[choice];
+  const mode = {
+    auto: FunctionCallingMode.AUTO,
+    none: FunctionCallingMode.NONE,
+    required: FunctionCallingMode.ANY,
+  }[choice];
   return { functionCallingConfig: { mode } };
 }
 
@@ -77,7 +91,10 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
       const output = buildGeminiOutputSettings(outputMode);
       const conversation = convertToGeminiContents(options.messages, warnings);
       // A request-level generationConfig replaces the model's own, so the model's defaults are carried over.
-      const generationConfig: Record<string, unknown> = { ...client.generationConfig, ...output.generationConfig };
+      const generationConfig: Record<string, unknown> = {
+        ...client.generationConfig,
+        ...output.generationConfig,
+      };
       if (settings.maxTokens !== undefined) generationConfig['maxOutputTokens'] = settings.maxTokens;
       if (settings.temperature !== undefined) generationConfig['temperature'] = settings.temperature;
       // Mirrors how the SDK merges model-level settings into the request, so `body` is exactly what is sent.

@@ -16,7 +16,10 @@ export function buildGeminiOutputSettings(mode: OutputMode): GeminiOutputSetting
       return { generationConfig: { responseMimeType: 'application/json' }, lowered: undefined };
     case 'json-schema': {
       const lowered = lowerJsonSchema(mode.schema, 'gemini');
-      return { generationConfig: { responseMimeType: 'application/json', responseSchema: lowered.schema }, lowered };
+      return {
+        generationConfig: { responseMimeType: 'application/json', responseSchema: lowered.schema },
+        lowered,
+      };
     }
   }
 }

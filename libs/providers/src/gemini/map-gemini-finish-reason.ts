@@ -1,9 +1,19 @@
 import type { FinishReason } from '../types/result';
 
-const contentFilterReasons = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'LANGUAGE']);
+const contentFilterReasons = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'LANGUAGE',
+]);
 
 /** Gemini reports STOP for function calls too; a call in the answer makes it `tool-calls`. */
-export function mapGeminiFinishReason(reason: string | null | undefined, hasToolCalls: boolean): FinishReason {
+export function mapGeminiFinishReason(
+  reason: string | null | undefined,
+  hasToolCalls: boolean,
+): FinishReason {
   if (hasToolCalls) return 'tool-calls';
   if (reason === 'STOP') return 'stop';
   if (reason === 'MAX_TOKENS') return 'length';

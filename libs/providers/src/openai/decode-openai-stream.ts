@@ -32,7 +32,11 @@ export function createOpenAIStreamDecoder(): StreamDecoder<ChatCompletionChunk> 
               out.push({ type: 'tool-call-start', index: call.index, id: call.id, name: call.function.name });
             }
             if (call.function?.arguments) {
-              out.push({ type: 'tool-call-delta', index: call.index, argumentsDelta: call.function.arguments });
+              out.push({
+                type: 'tool-call-delta',
+                index: call.index,
+                argumentsDelta: call.function.arguments,
+              });
             }
           }
         }
@@ -41,7 +45,11 @@ export function createOpenAIStreamDecoder(): StreamDecoder<ChatCompletionChunk> 
       if (chunk.usage) out.push({ type: 'usage', usage: mapOpenAIUsage(chunk.usage) });
     },
     finish(out) {
-      out.push({ type: 'finish', rawFinishReason: finishReason, finishReason: mapOpenAIFinishReason(finishReason, refused) });
+      out.push({
+        type: 'finish',
+        rawFinishReason: finishReason,
+        finishReason: mapOpenAIFinishReason(finishReason, refused),
+      });
     },
   };
 }

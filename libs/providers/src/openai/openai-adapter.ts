@@ -5,7 +5,14 @@ import type {
   ChatCompletionCreateParams,
 } from 'openai/resources/chat/completions';
 import { resolveCallSettings } from '../core/call-settings';
-import { preparedCall, type CompletionPayload, type PreparedCall, type ProviderAdapter, type OpenedProviderStream, type StreamDecoder } from '../core/provider-adapter';
+import {
+  preparedCall,
+  type CompletionPayload,
+  type PreparedCall,
+  type ProviderAdapter,
+  type OpenedProviderStream,
+  type StreamDecoder,
+} from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
 import type { ChatWarning } from '../types/result';
@@ -62,7 +69,8 @@ export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
           });
         } else body['temperature'] = settings.temperature;
       }
-      if (settings.maxTokens !== undefined) body[reasoning ? 'max_completion_tokens' : 'max_tokens'] = settings.maxTokens;
+      if (settings.maxTokens !== undefined)
+        body[reasoning ? 'max_completion_tokens' : 'max_tokens'] = settings.maxTokens;
       if (output.responseFormat) body['response_format'] = output.responseFormat;
       if (options.tools?.length) body['tools'] = toOpenAITools(options.tools);
       if (options.toolChoice !== undefined && options.tools?.length) {
@@ -87,7 +95,9 @@ export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
         model: completion.model,
         text: (refused ? message?.refusal : message?.content) ?? '',
         toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
-          call.type === 'function' ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }] : [],
+          call.type === 'function'
+            ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }]
+            : [],
         ),
         rawFinishReason: choice?.finish_reason ?? null,
         finishReason: mapOpenAIFinishReason(choice?.finish_reason, refused),

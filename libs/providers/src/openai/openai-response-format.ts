@@ -26,7 +26,8 @@ export function buildOpenAIOutputSettings(
     case 'text':
       return { responseFormat: undefined, messages, lowered: undefined };
     case 'json-object': {
-      if (messagesMentionJson(messages)) return { responseFormat: { type: 'json_object' }, messages, lowered: undefined };
+      if (messagesMentionJson(messages))
+        return { responseFormat: { type: 'json_object' }, messages, lowered: undefined };
       warnings.push({
         type: 'json-prompt-added',
         message: `No message mentions "json", which OpenAI's JSON mode requires; appended a system message: "${jsonInstruction}"`,

@@ -5,7 +5,10 @@ import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
 
 const fastPolicy: RetryPolicy = { maxAttempts: 4, maxTotalWaitMs: 1_000, initialDelayMs: 1, maxDelayMs: 4 };
 
-function failure(status: number | undefined, extra: Partial<ConstructorParameters<typeof ProviderError>[0]> = {}) {
+function failure(
+  status: number | undefined,
+  extra: Partial<ConstructorParameters<typeof ProviderError>[0]> = {},
+) {
   return new ProviderError({
     provider: 'openai',
     status,
@@ -17,7 +20,8 @@ function failure(status: number | undefined, extra: Partial<ConstructorParameter
   });
 }
 
-const asProviderError = (error: unknown) => (error instanceof ProviderError ? error : failure(undefined, { retryable: false }));
+const asProviderError = (error: unknown) =>
+  error instanceof ProviderError ? error : failure(undefined, { retryable: false });
 
 describe('withRetry', () => {
   it.each([408, 409, 429, 500, 503, 529])('retries status %i until it succeeds', async (status) => {

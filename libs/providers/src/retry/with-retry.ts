@@ -41,7 +41,10 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
  * `retry-after` (as long as it fits the total wait budget), and stops at `maxAttempts`.
  * Every failure leaves as a `ProviderError`.
  */
-export async function withRetry<T>(run: (attempt: number) => Promise<T>, context: RetryContext): Promise<Retried<T>> {
+export async function withRetry<T>(
+  run: (attempt: number) => Promise<T>,
+  context: RetryContext,
+): Promise<Retried<T>> {
   const random = context.random ?? Math.random;
   let waitedMs = 0;
   for (let attempt = 1; ; attempt++) {
@@ -49,7 +52,8 @@ export async function withRetry<T>(run: (attempt: number) => Promise<T>, context
       return { value: await run(attempt), attempts: attempt };
     } catch (thrown) {
       const error = context.toProviderError(thrown);
-      if (context.signal?.aborted) throw error.code === 'aborted' ? error : abortedError(error.provider, thrown);
+      if (context.signal?.aborted)
+        throw error.code === 'aborted' ? error : abortedError(error.provider, thrown);
       if (!error.isRetryable || attempt >= context.policy.maxAttempts) throw error;
       const delay = error.retryAfterMs ?? backoffDelayMs(context.policy, attempt, random);
       if (waitedMs + delay > context.policy.maxTotalWaitMs) throw error;

@@ -22,7 +22,12 @@ const OPTIONS: Options = { allErrors: true, strict: false, logger: false };
 /** A fresh Ajv instance for a dialect, with `ajv-formats` installed. */
 export function createAjv(dialect: SchemaDialect, options: Options = {}): Ajv {
   const merged = { ...OPTIONS, ...options };
-  const ajv = dialect === 'draft-07' ? new Ajv(merged) : dialect === '2019-09' ? new Ajv2019(merged) : new Ajv2020(merged);
+  const ajv =
+    dialect === 'draft-07'
+      ? new Ajv(merged)
+      : dialect === '2019-09'
+        ? new Ajv2019(merged)
+        : new Ajv2020(merged);
   addFormats(ajv);
   return ajv;
 }

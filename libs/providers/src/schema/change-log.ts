@@ -8,7 +8,8 @@ function documentOrder(root: unknown): Map<string, number> {
   const visit = (value: unknown, pointer: string): void => {
     order.set(pointer, order.size);
     if (Array.isArray(value)) value.forEach((child, index) => visit(child, appendPointer(pointer, index)));
-    else if (isPlainObject(value)) for (const [key, child] of Object.entries(value)) visit(child, appendPointer(pointer, key));
+    else if (isPlainObject(value))
+      for (const [key, child] of Object.entries(value)) visit(child, appendPointer(pointer, key));
   };
   visit(root, '');
   return order;

@@ -38,7 +38,11 @@ function describeDependencies(value: unknown): string[] {
 }
 
 /** One sentence per constraint (several for keyword maps such as `patternProperties`). */
-export function describeConstraint(keyword: string, value: unknown, siblings: readonly KeywordEntry[] = []): string[] {
+export function describeConstraint(
+  keyword: string,
+  value: unknown,
+  siblings: readonly KeywordEntry[] = [],
+): string[] {
   const plain = toPlainJson(value);
   switch (keyword) {
     case 'minLength':
@@ -68,16 +72,26 @@ export function describeConstraint(keyword: string, value: unknown, siblings: re
     case 'contains':
       return [`Must contain at least one item matching ${json(plain)}.`];
     case 'minContains':
-      return [`At least ${json(plain)} items must match ${json(siblings.find((entry) => entry.keyword === 'contains')?.value ?? {})}.`];
+      return [
+        `At least ${json(plain)} items must match ${json(siblings.find((entry) => entry.keyword === 'contains')?.value ?? {})}.`,
+      ];
     case 'maxContains':
-      return [`At most ${json(plain)} items may match ${json(siblings.find((entry) => entry.keyword === 'contains')?.value ?? {})}.`];
+      return [
+        `At most ${json(plain)} items may match ${json(siblings.find((entry) => entry.keyword === 'contains')?.value ?? {})}.`,
+      ];
     case 'prefixItems':
       return [`In order: ${describeTuple(plain)}.`];
     case 'items':
-      return Array.isArray(plain) ? [`In order: ${describeTuple(plain)}.`] : plain === false ? ['No items beyond the listed ones.'] : [`Every item must match ${json(plain)}.`];
+      return Array.isArray(plain)
+        ? [`In order: ${describeTuple(plain)}.`]
+        : plain === false
+          ? ['No items beyond the listed ones.']
+          : [`Every item must match ${json(plain)}.`];
     case 'additionalItems':
     case 'unevaluatedItems':
-      return plain === false ? ['No items beyond the listed ones.'] : [`Items beyond the listed ones must match ${json(plain)}.`];
+      return plain === false
+        ? ['No items beyond the listed ones.']
+        : [`Items beyond the listed ones must match ${json(plain)}.`];
     case 'minProperties':
       return [`Must have at least ${count(plain, 'property')}.`];
     case 'maxProperties':
@@ -85,10 +99,15 @@ export function describeConstraint(keyword: string, value: unknown, siblings: re
     case 'additionalProperties':
       return [`May have other keys; the value of each must match ${json(plain)}.`];
     case 'unevaluatedProperties':
-      return plain === false ? ['No other keys are allowed.'] : [`Other keys must have values matching ${json(plain)}.`];
+      return plain === false
+        ? ['No other keys are allowed.']
+        : [`Other keys must have values matching ${json(plain)}.`];
     case 'patternProperties':
       return isPlainObject(plain)
-        ? Object.entries(plain).map(([pattern, schema]) => `Keys matching ${JSON.stringify(pattern)} must have values matching ${json(schema)}.`)
+        ? Object.entries(plain).map(
+            ([pattern, schema]) =>
+              `Keys matching ${JSON.stringify(pattern)} must have values matching ${json(schema)}.`,
+          )
         : [`Pattern properties: ${json(plain)}.`];
     case 'propertyNames':
       return [`Every key must match ${json(plain)}.`];
@@ -98,7 +117,9 @@ export function describeConstraint(keyword: string, value: unknown, siblings: re
       return describeDependencies(plain);
     case 'not':
       // `false` as a schema is normalized to `not: {}`.
-      return isPlainObject(plain) && Object.keys(plain).length === 0 ? ['No value is allowed here.'] : [`Must not match ${json(plain)}.`];
+      return isPlainObject(plain) && Object.keys(plain).length === 0
+        ? ['No value is allowed here.']
+        : [`Must not match ${json(plain)}.`];
     case 'if': {
       const then = siblings.find((entry) => entry.keyword === 'then');
       const otherwise = siblings.find((entry) => entry.keyword === 'else');
@@ -112,7 +133,9 @@ export function describeConstraint(keyword: string, value: unknown, siblings: re
       // Described together with `if`; without `if` they have no effect.
       return [];
     case 'enum':
-      return Array.isArray(plain) && plain.length === 1 ? [`Must be exactly ${json(plain[0])}.`] : [`Must be one of: ${list(Array.isArray(plain) ? plain : [plain])}.`];
+      return Array.isArray(plain) && plain.length === 1
+        ? [`Must be exactly ${json(plain[0])}.`]
+        : [`Must be one of: ${list(Array.isArray(plain) ? plain : [plain])}.`];
     case 'const':
       return [`Must be exactly ${json(plain)}.`];
     case 'oneOf':
@@ -133,7 +156,10 @@ export function describeConstraint(keyword: string, value: unknown, siblings: re
 }
 
 /** Joins the caller's description and the constraint sentences into one description. */
-export function composeDescription(base: string | undefined, sentences: readonly string[]): string | undefined {
+export function composeDescription(
+  base: string | undefined,
+  sentences: readonly string[],
+): string | undefined {
   const constraintText = sentences.join(' ');
   if (base && constraintText) return `${base}\n\n${constraintText}`;
   return base || constraintText || undefined;

@@ -37,13 +37,21 @@ export function findUnsupportedRegexFeature(pattern: string): string | undefined
  * Whether a target enforces `keyword: value` on a node of `type`. Structural keywords (`type`,
  * `properties`, `enum`…) are rebuilt by the lowering and never asked about here.
  */
-export function isKeywordValueSupported(target: SchemaTarget, keyword: string, value: unknown, type: JsonType | undefined): boolean {
+export function isKeywordValueSupported(
+  target: SchemaTarget,
+  keyword: string,
+  value: unknown,
+  type: JsonType | undefined,
+): boolean {
   if (!targetKeywords[target].has(keyword)) return false;
   switch (keyword) {
     case 'format':
       return type === 'string' && typeof value === 'string' && targetFormats[target].has(value);
     case 'pattern':
-      return typeof value === 'string' && (target !== 'anthropic' || findUnsupportedRegexFeature(value) === undefined);
+      return (
+        typeof value === 'string' &&
+        (target !== 'anthropic' || findUnsupportedRegexFeature(value) === undefined)
+      );
     case 'minItems':
       // Anthropic supports no array constraint beyond "may be empty" / "at least one item".
       return target !== 'anthropic' || value === 0 || value === 1;

@@ -14,10 +14,18 @@ import type { LoweredSchema } from './schema-change';
  */
 export function lowerForAnthropic(schema: JsonSchema): LoweredSchema {
   const changes = new ChangeLog();
-  const normalized = normalizeSchema(schema, { refPolicy: 'inline', arrayItemsRequired: false, targetName: 'Anthropic' }, changes);
+  const normalized = normalizeSchema(
+    schema,
+    { refPolicy: 'inline', arrayItemsRequired: false, targetName: 'Anthropic' },
+    changes,
+  );
   const wrapped = needsRootWrap(normalized.root);
   if (wrapped) reportRootWrap(changes, 'Anthropic');
-  const lowering = new StrictDialectLowering({ target: 'anthropic', allPropertiesRequired: false, rootReference: '#' }, normalized, changes);
+  const lowering = new StrictDialectLowering(
+    { target: 'anthropic', allPropertiesRequired: false, rootReference: '#' },
+    normalized,
+    changes,
+  );
   const root = lowering.lower(normalized.root);
   return {
     target: 'anthropic',

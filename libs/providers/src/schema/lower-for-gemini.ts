@@ -10,7 +10,11 @@ import type { SchemaNode, TypedNode, UnionNode } from './schema-node';
 
 /** Gemini has no null type: nullability is a flag on the other type. */
 function makeNullable(schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema.anyOf)) return { ...schema, anyOf: schema.anyOf.map((branch) => (isPlainObject(branch) ? makeNullable(branch) : branch)) };
+  if (Array.isArray(schema.anyOf))
+    return {
+      ...schema,
+      anyOf: schema.anyOf.map((branch) => (isPlainObject(branch) ? makeNullable(branch) : branch)),
+    };
   const { type, ...rest } = schema;
   return type === undefined ? { ...schema, nullable: true } : { type, nullable: true, ...rest };
 }
@@ -44,7 +48,12 @@ class GeminiLowering {
     if (nullBranches.length > 0) {
       branches = branches.map(makeNullable);
       for (const branch of nullBranches) {
-        this.changes.add(branch.pointer, 'type', 'union-rewritten', 'Gemini has no null type: null became "nullable": true on the other branches.');
+        this.changes.add(
+          branch.pointer,
+          'type',
+          'union-rewritten',
+          'Gemini has no null type: null became "nullable": true on the other branches.',
+        );
         // The branch itself disappears; what it carried is reported like anywhere else.
         lowerKeywords('gemini', branch, undefined, this.changes);
       }
@@ -52,32 +61,56 @@ class GeminiLowering {
     const [single] = branches;
     if (single && branches.length === 1) {
       // anyOf:[X, null] is just a nullable X; the union's own title/description go onto it.
-      const description = composeDescription(keywords.description, typeof single.description === 'string' ? [single.description] : []);
+      const description = composeDescription(
+        keywords.description,
+        typeof single.description === 'string' ? [single.description] : [],
+      );
       return { ...single, ...keywords.annotations, ...(description !== undefined && { description }) };
     }
     return assembleSchema({}, keywords, { anyOf: branches });
   }
 
   private lowerNullOnly(pointer: string, description: string | undefined): JsonSchema {
-    this.changes.add(pointer, 'type', 'moved-to-description', 'Gemini has no null type: this became a nullable string whose description says it must be null; checked afterwards.');
-    return { type: 'string', nullable: true, description: composeDescription(description, ['Must be null.']) };
+    this.changes.add(
+      pointer,
+      'type',
+      'moved-to-description',
+      'Gemini has no null type: this became a nullable string whose description says it must be null; checked afterwards.',
+    );
+    return {
+      type: 'string',
+      nullable: true,
+      description: composeDescription(description, ['Must be null.']),
+    };
   }
 
   private lowerTyped(node: TypedNode): JsonSchema {
     if (node.type === 'null') {
-      return this.lowerNullOnly(node.pointer, lowerKeywords('gemini', node, undefined, this.changes).description);
+      return this.lowerNullOnly(
+        node.pointer,
+        lowerKeywords('gemini', node, undefined, this.changes).description,
+      );
     }
     const sentences: string[] = [];
     const structural: Record<string, unknown> = {};
     const head: JsonSchema = { type: node.type };
     if (node.nullable) {
       head.nullable = true;
-      this.changes.add(node.pointer, 'type', 'union-rewritten', `[${JSON.stringify(node.type)}, "null"] became "nullable": true.`);
+      this.changes.add(
+        node.pointer,
+        'type',
+        'union-rewritten',
+        `[${JSON.stringify(node.type)}, "null"] became "nullable": true.`,
+      );
     }
     this.lowerLiterals(node, structural, sentences);
     if (node.type === 'object') this.lowerObject(node, structural, sentences);
     if (node.type === 'array' && node.items) structural.items = this.lower(node.items);
-    return assembleSchema(head, lowerKeywords('gemini', node, node.type, this.changes, sentences), structural);
+    return assembleSchema(
+      head,
+      lowerKeywords('gemini', node, node.type, this.changes, sentences),
+      structural,
+    );
   }
 
   /** Gemini enums are strings only; other literals are described. */
@@ -90,7 +123,12 @@ class GeminiLowering {
       } else {
         const text = describeConstraint('const', value);
         sentences.push(...text);
-        this.changes.add(node.pointer, 'const', 'moved-to-description', `Gemini has no "const" and only string enums; the description now says: "${text.join(' ')}" It is checked afterwards.`);
+        this.changes.add(
+          node.pointer,
+          'const',
+          'moved-to-description',
+          `Gemini has no "const" and only string enums; the description now says: "${text.join(' ')}" It is checked afterwards.`,
+        );
       }
     } else if (node.enumValues) {
       const values = node.enumValues.filter((value) => value !== null);
@@ -99,7 +137,12 @@ class GeminiLowering {
       } else {
         const text = describeConstraint('enum', values);
         sentences.push(...text);
-        this.changes.add(node.pointer, 'enum', 'moved-to-description', `Gemini enums hold strings only; the description now says: "${text.join(' ')}" It is checked afterwards.`);
+        this.changes.add(
+          node.pointer,
+          'enum',
+          'moved-to-description',
+          `Gemini enums hold strings only; the description now says: "${text.join(' ')}" It is checked afterwards.`,
+        );
       }
     }
   }
@@ -107,12 +150,19 @@ class GeminiLowering {
   private lowerObject(node: TypedNode, structural: Record<string, unknown>, sentences: string[]): void {
     const properties = node.properties ?? [];
     if (properties.length > 0) {
-      structural.properties = Object.fromEntries(properties.map((property) => [property.name, this.lower(property.node)]));
+      structural.properties = Object.fromEntries(
+        properties.map((property) => [property.name, this.lower(property.node)]),
+      );
       const required = properties.filter((property) => property.required).map((property) => property.name);
       if (required.length > 0) structural.required = required;
       // Gemini otherwise orders keys alphabetically, which can change what the model writes first.
       structural.propertyOrdering = properties.map((property) => property.name);
-      this.changes.add(node.pointer, 'propertyOrdering', 'added', 'Keeps the properties in the order the schema declares them.');
+      this.changes.add(
+        node.pointer,
+        'propertyOrdering',
+        'added',
+        'Keeps the properties in the order the schema declares them.',
+      );
     }
     const entry = node.additionalProperties;
     if (!entry) return;
@@ -147,7 +197,11 @@ class GeminiLowering {
  */
 export function lowerForGemini(schema: JsonSchema): LoweredSchema {
   const changes = new ChangeLog();
-  const normalized = normalizeSchema(schema, { refPolicy: 'inline', arrayItemsRequired: true, targetName: "Gemini's responseSchema" }, changes);
+  const normalized = normalizeSchema(
+    schema,
+    { refPolicy: 'inline', arrayItemsRequired: true, targetName: "Gemini's responseSchema" },
+    changes,
+  );
   const lowered = new GeminiLowering(changes).lower(normalized.root);
   return { target: 'gemini', schema: lowered, changes: changes.list(schema), restore: (value) => value };
 }

@@ -15,11 +15,19 @@ import type { LoweredSchema } from './schema-change';
  */
 export function lowerForOpenAiStrict(schema: JsonSchema): LoweredSchema {
   const changes = new ChangeLog();
-  const normalized = normalizeSchema(schema, { refPolicy: 'keep-defs', arrayItemsRequired: true, targetName: 'OpenAI strict mode' }, changes);
+  const normalized = normalizeSchema(
+    schema,
+    { refPolicy: 'keep-defs', arrayItemsRequired: true, targetName: 'OpenAI strict mode' },
+    changes,
+  );
   const wrapped = needsRootWrap(normalized.root);
   if (wrapped) reportRootWrap(changes, 'OpenAI strict mode');
   const lowering = new StrictDialectLowering(
-    { target: 'openai-strict', allPropertiesRequired: true, rootReference: wrapped ? `#/properties/${ROOT_WRAPPER_PROPERTY}` : '#' },
+    {
+      target: 'openai-strict',
+      allPropertiesRequired: true,
+      rootReference: wrapped ? `#/properties/${ROOT_WRAPPER_PROPERTY}` : '#',
+    },
     normalized,
     changes,
   );

@@ -26,7 +26,10 @@ function dropReason(keyword: string): string {
   if (LOWERING_OWNED_KEYWORDS.has(keyword)) {
     return `Not a JSON Schema keyword (validation ignores it); the lowering sets ${keyword} itself where the target needs it.`;
   }
-  return DROP_REASONS[keyword] ?? 'An annotation the target does not accept; it does not change which values are valid.';
+  return (
+    DROP_REASONS[keyword] ??
+    'An annotation the target does not accept; it does not change which values are valid.'
+  );
 }
 
 /**
@@ -52,7 +55,11 @@ export function lowerKeywords(
     if (keyword === 'description') {
       if (typeof plain === 'string' && baseDescription === undefined) baseDescription = plain;
       else changes.add(pointer, keyword, 'dropped', 'Only one text description is kept.');
-    } else if (!LOWERING_OWNED_KEYWORDS.has(keyword) && !(keyword in annotations) && isKeywordValueSupported(target, keyword, plain, type)) {
+    } else if (
+      !LOWERING_OWNED_KEYWORDS.has(keyword) &&
+      !(keyword in annotations) &&
+      isKeywordValueSupported(target, keyword, plain, type)
+    ) {
       annotations[keyword] = plain;
     } else {
       changes.add(pointer, keyword, 'dropped', dropReason(keyword));
@@ -70,9 +77,22 @@ export function lowerKeywords(
     const text = describeConstraint(keyword, value, siblings);
     if (text.length > 0) {
       described.push(...text);
-      changes.add(pointer, keyword, 'moved-to-description', `Not enforced by the target; the description now says: "${text.join(' ')}" It is checked afterwards.`);
-    } else if ((keyword === 'then' || keyword === 'else') && siblings.some((entry) => entry.keyword === 'if')) {
-      changes.add(pointer, keyword, 'moved-to-description', 'Described together with "if"; checked afterwards.');
+      changes.add(
+        pointer,
+        keyword,
+        'moved-to-description',
+        `Not enforced by the target; the description now says: "${text.join(' ')}" It is checked afterwards.`,
+      );
+    } else if (
+      (keyword === 'then' || keyword === 'else') &&
+      siblings.some((entry) => entry.keyword === 'if')
+    ) {
+      changes.add(
+        pointer,
+        keyword,
+        'moved-to-description',
+        'Described together with "if"; checked afterwards.',
+      );
     } else {
       changes.add(pointer, keyword, 'dropped', 'Has no effect on which values are valid.');
     }

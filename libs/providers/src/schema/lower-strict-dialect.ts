@@ -6,7 +6,13 @@ import { isPlainObject } from './json-value';
 import { toPlainJson } from './located';
 import { assembleSchema, lowerKeywords } from './lower-keywords';
 import type { NormalizedSchema } from './normalize-schema';
-import { nodeAcceptsNull, type RefNode, type SchemaNode, type TypedNode, type UnionNode } from './schema-node';
+import {
+  nodeAcceptsNull,
+  type RefNode,
+  type SchemaNode,
+  type TypedNode,
+  type UnionNode,
+} from './schema-node';
 
 export interface StrictDialectOptions {
   target: 'openai-strict' | 'anthropic';
@@ -46,13 +52,20 @@ export class StrictDialectLowering {
     private readonly normalized: NormalizedSchema,
     private readonly changes: ChangeLog,
   ) {
-    this.definitionNodes = new Map(normalized.definitions.map((definition) => [definition.name, definition.node]));
+    this.definitionNodes = new Map(
+      normalized.definitions.map((definition) => [definition.name, definition.node]),
+    );
   }
 
   lower(node: SchemaNode): JsonSchema {
     switch (node.kind) {
       case 'ref':
-        return { $ref: node.definition === undefined ? this.options.rootReference : `#/$defs/${escapePointerToken(node.definition)}` };
+        return {
+          $ref:
+            node.definition === undefined
+              ? this.options.rootReference
+              : `#/$defs/${escapePointerToken(node.definition)}`,
+        };
       case 'union':
         return this.lowerUnion(node);
       case 'typed':
@@ -63,7 +76,9 @@ export class StrictDialectLowering {
   /** The lowered `$defs`, or undefined when nothing is referenced. */
   lowerDefinitions(): Record<string, JsonSchema> | undefined {
     if (this.normalized.definitions.length === 0) return undefined;
-    return Object.fromEntries(this.normalized.definitions.map((definition) => [definition.name, this.lower(definition.node)]));
+    return Object.fromEntries(
+      this.normalized.definitions.map((definition) => [definition.name, this.lower(definition.node)]),
+    );
   }
 
   private resolve = (ref: RefNode): SchemaNode | undefined =>
@@ -84,12 +99,20 @@ export class StrictDialectLowering {
     if (node.type === 'array' && node.items) structural.items = this.lower(node.items);
 
     const keywords = lowerKeywords(this.options.target, node, node.type, this.changes, sentences);
-    const lowered = assembleSchema({ type: node.nullable ? [node.type, 'null'] : node.type }, keywords, structural);
+    const lowered = assembleSchema(
+      { type: node.nullable ? [node.type, 'null'] : node.type },
+      keywords,
+      structural,
+    );
     if (nullMeansAbsent && nullMeansAbsent.size > 0) this.nullMeansAbsent.set(lowered, nullMeansAbsent);
     return lowered;
   }
 
-  private lowerObject(node: TypedNode, structural: Record<string, unknown>, sentences: string[]): ReadonlySet<string> {
+  private lowerObject(
+    node: TypedNode,
+    structural: Record<string, unknown>,
+    sentences: string[],
+  ): ReadonlySet<string> {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const nullMeansAbsent = new Set<string>();

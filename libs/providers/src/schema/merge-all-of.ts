@@ -5,8 +5,22 @@ import { type KeywordEntry, Located, locate, markSynthetic, type Scope, toPlainJ
 import { invalidSchema } from './schema-lowering-error';
 
 /** Keywords where the stricter of two bounds wins when schemas are intersected. */
-const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains']);
-const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains']);
+const LOWER_BOUNDS = new Set([
+  'minimum',
+  'exclusiveMinimum',
+  'minLength',
+  'minItems',
+  'minProperties',
+  'minContains',
+]);
+const UPPER_BOUNDS = new Set([
+  'maximum',
+  'exclusiveMaximum',
+  'maxLength',
+  'maxItems',
+  'maxProperties',
+  'maxContains',
+]);
 /** Single-subschema keywords whose conjunction is the `allOf` of both subschemas. */
 const CONJUNCTIVE_SUBSCHEMAS = new Set([
   'items',
@@ -25,7 +39,11 @@ type Combined = { ok: true; value: unknown } | { ok: false };
 
 function typeList(value: unknown, pointer: string): JsonType[] {
   const list = Array.isArray(value) ? value : [value];
-  if (!list.every(isJsonType)) throw invalidSchema(pointer, `"type" must be a JSON Schema type or a list of them, got ${JSON.stringify(value)}`);
+  if (!list.every(isJsonType))
+    throw invalidSchema(
+      pointer,
+      `"type" must be a JSON Schema type or a list of them, got ${JSON.stringify(value)}`,
+    );
   return list;
 }
 
@@ -40,19 +58,31 @@ function intersectTypes(left: unknown, right: unknown, pointer: string): unknown
   });
   const unique = [...new Set(result)];
   if (unique.length === 0) {
-    throw invalidSchema(pointer, `allOf requires types ${JSON.stringify(left)} and ${JSON.stringify(right)} at once; no value can match`);
+    throw invalidSchema(
+      pointer,
+      `allOf requires types ${JSON.stringify(left)} and ${JSON.stringify(right)} at once; no value can match`,
+    );
   }
   return unique.length === 1 ? unique[0] : unique;
 }
 
 /** Children of a schema keyword, wrapped so they remember their original pointer. */
-function locateChildren(keyword: string, value: unknown, keywordPointer: string, scope: Scope | undefined): unknown {
+function locateChildren(
+  keyword: string,
+  value: unknown,
+  keywordPointer: string,
+  scope: Scope | undefined,
+): unknown {
   const at = appendPointer(keywordPointer, keyword);
   if (SUBSCHEMA_MAPS.has(keyword) && isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([name, child]) => [name, locate(child, appendPointer(at, name), scope)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([name, child]) => [name, locate(child, appendPointer(at, name), scope)]),
+    );
   }
-  if (SUBSCHEMA_LISTS.has(keyword) && Array.isArray(value)) return value.map((child, index) => locate(child, appendPointer(at, index), scope));
-  if (SINGLE_SUBSCHEMAS.has(keyword) && (isPlainObject(value) || typeof value === 'boolean')) return locate(value, at, scope);
+  if (SUBSCHEMA_LISTS.has(keyword) && Array.isArray(value))
+    return value.map((child, index) => locate(child, appendPointer(at, index), scope));
+  if (SINGLE_SUBSCHEMAS.has(keyword) && (isPlainObject(value) || typeof value === 'boolean'))
+    return locate(value, at, scope);
   return value;
 }
 
@@ -74,11 +104,13 @@ function combine(keyword: string, existing: unknown, incoming: unknown, pointer:
   }
   if (keyword === 'enum' && Array.isArray(existing) && Array.isArray(incoming)) {
     const common = existing.filter((value) => incoming.some((other) => deepEqual(value, other)));
-    if (common.length === 0) throw invalidSchema(pointer, 'allOf combines enums with no value in common; no value can match');
+    if (common.length === 0)
+      throw invalidSchema(pointer, 'allOf combines enums with no value in common; no value can match');
     return { ok: true, value: common };
   }
   if (keyword === 'const') {
-    if (!deepEqual(existing, incoming)) throw invalidSchema(pointer, 'allOf combines two different "const" values; no value can match');
+    if (!deepEqual(existing, incoming))
+      throw invalidSchema(pointer, 'allOf combines two different "const" values; no value can match');
     return { ok: true, value: existing };
   }
   if (typeof existing === 'number' && typeof incoming === 'number') {
@@ -94,7 +126,9 @@ function combine(keyword: string, existing: unknown, incoming: unknown, pointer:
     }
     return { ok: true, value: merged };
   }
-  return deepEqual(toPlainJson(existing), toPlainJson(incoming)) ? { ok: true, value: existing } : { ok: false };
+  return deepEqual(toPlainJson(existing), toPlainJson(incoming))
+    ? { ok: true, value: existing }
+    : { ok: false };
 }
 
 /**

@@ -40,10 +40,18 @@ const MAX_NODES = 20_000;
 function definitionBaseName(pointer: string): string {
   const match = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
   const raw = match?.[1] ?? `ref${pointer}`;
-  return raw.replace(/~1/g, '_').replace(/~0/g, '_').replace(/[^A-Za-z0-9_.-]/g, '_') || 'definition';
+  return (
+    raw
+      .replace(/~1/g, '_')
+      .replace(/~0/g, '_')
+      .replace(/[^A-Za-z0-9_.-]/g, '_') || 'definition'
+  );
 }
 
-function withoutKeywords(schema: Record<string, unknown>, keywords: readonly string[]): Record<string, unknown> {
+function withoutKeywords(
+  schema: Record<string, unknown>,
+  keywords: readonly string[],
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(schema).filter(([keyword]) => !keywords.includes(keyword)));
 }
 
@@ -77,7 +85,9 @@ class Normalizer implements NormalizeContext {
     const definitions: NormalizedDefinition[] = [];
     // Definitions reached while normalizing other definitions are appended to the map as we go.
     for (const [pointer, name] of this.definitions) {
-      const target = resolvePointer(this.root, pointer, (missing) => invalidSchema(missing, 'a referenced definition disappeared'));
+      const target = resolvePointer(this.root, pointer, (missing) =>
+        invalidSchema(missing, 'a referenced definition disappeared'),
+      );
       definitions.push({ name, node: this.normalize(new Located(target.value, pointer), [pointer]) });
     }
     if (this.options.refPolicy === 'keep-defs') this.reportUnusedDefinitions(definitionKeywords);
@@ -114,11 +124,17 @@ class Normalizer implements NormalizeContext {
     if (schema.$ref !== undefined) return this.normalizeRef(located, schema, scope, inlineRef);
     if (schema.allOf !== undefined) {
       if (!isSynthetic(schema)) {
-        this.changes.add(located.keywordPointer('allOf'), 'allOf', 'union-rewritten', 'The "allOf" schemas were merged into one schema.');
+        this.changes.add(
+          located.keywordPointer('allOf'),
+          'allOf',
+          'union-rewritten',
+          'The "allOf" schemas were merged into one schema.',
+        );
       }
       return this.mergeAndNormalize([located], located.pointer, scope);
     }
-    if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.normalizeUnion(located, schema, scope, true);
+    if (schema.anyOf !== undefined || schema.oneOf !== undefined)
+      return this.normalizeUnion(located, schema, scope, true);
     const complexLiteral = this.rewriteComplexLiterals(located, schema, scope);
     return complexLiteral ?? normalizeTyped(this, located, schema, scope);
   }
@@ -127,7 +143,11 @@ class Normalizer implements NormalizeContext {
     const value = located.value;
     if (value === true) return {};
     if (value === false) return { not: {} };
-    if (!isPlainObject(value)) throw invalidSchema(located.pointer, `expected a schema (an object or a boolean), got ${compactJson(value)}`);
+    if (!isPlainObject(value))
+      throw invalidSchema(
+        located.pointer,
+        `expected a schema (an object or a boolean), got ${compactJson(value)}`,
+      );
     return value;
   }
 
@@ -146,7 +166,8 @@ class Normalizer implements NormalizeContext {
   }
 
   private refNode(targetPointer: string, pointer: string): RefNode {
-    if (targetPointer === '') return { kind: 'ref', pointer, definition: undefined, annotations: [], constraints: [] };
+    if (targetPointer === '')
+      return { kind: 'ref', pointer, definition: undefined, annotations: [], constraints: [] };
     let name = this.definitions.get(targetPointer);
     if (name === undefined) {
       const base = definitionBaseName(targetPointer);
@@ -158,7 +179,12 @@ class Normalizer implements NormalizeContext {
     return { kind: 'ref', pointer, definition: name, annotations: [], constraints: [] };
   }
 
-  private normalizeRef(located: Located, schema: Record<string, unknown>, scope: Scope, forceInline: boolean): SchemaNode {
+  private normalizeRef(
+    located: Located,
+    schema: Record<string, unknown>,
+    scope: Scope,
+    forceInline: boolean,
+  ): SchemaNode {
     const ref = toPlainJson(schema.$ref);
     const refPointer = located.keywordPointer('$ref');
     if (typeof ref !== 'string') throw invalidSchema(refPointer, '"$ref" must be a string');
@@ -168,7 +194,8 @@ class Normalizer implements NormalizeContext {
     const hasSiblings = Object.keys(siblings).length > 0 || located.leftovers.length > 0;
     const recursive = this.isRecursive(target.pointer, located, scope);
 
-    if (forceInline && recursive) throw invalidSchema(refPointer, 'the root only refers to itself, so it describes no value');
+    if (forceInline && recursive)
+      throw invalidSchema(refPointer, 'the root only refers to itself, so it describes no value');
     if (this.options.refPolicy === 'keep-defs' && !forceInline) {
       if (!hasSiblings) return this.refNode(target.pointer, located.pointer);
       if (recursive) return this.recursiveRefWithSiblings(located, siblings, target.pointer);
@@ -184,16 +211,33 @@ class Normalizer implements NormalizeContext {
         ? `Replaced by the schema at ${ref}, merged with the keywords next to "$ref".`
         : `Replaced by the schema at ${ref}.`,
     );
-    const targetLocated = new Located(target.value, target.pointer, undefined, undefined, [...scope, target.pointer]);
+    const targetLocated = new Located(target.value, target.pointer, undefined, undefined, [
+      ...scope,
+      target.pointer,
+    ]);
     if (!hasSiblings) return this.normalize(targetLocated, scope);
     // The keywords beside `$ref` come first so their annotations (description, title) win.
-    const siblingsLocated = new Located(siblings, located.pointer, located.keywordPointers, located.leftovers, scope);
+    const siblingsLocated = new Located(
+      siblings,
+      located.pointer,
+      located.keywordPointers,
+      located.leftovers,
+      scope,
+    );
     return this.mergeAndNormalize([siblingsLocated, targetLocated], located.pointer, scope);
   }
 
   /** OpenAI: a recursive reference cannot be inlined; its siblings move onto a one-branch union. */
-  private recursiveRefWithSiblings(located: Located, siblings: Record<string, unknown>, targetPointer: string): UnionNode {
-    const entries = Object.entries(siblings).map(([keyword, value]): KeywordEntry => ({ keyword, value, pointer: located.keywordPointer(keyword) }));
+  private recursiveRefWithSiblings(
+    located: Located,
+    siblings: Record<string, unknown>,
+    targetPointer: string,
+  ): UnionNode {
+    const entries = Object.entries(siblings).map(([keyword, value]): KeywordEntry => ({
+      keyword,
+      value,
+      pointer: located.keywordPointer(keyword),
+    }));
     return {
       kind: 'union',
       pointer: located.pointer,
@@ -219,7 +263,12 @@ class Normalizer implements NormalizeContext {
         const at = entry.keywordPointer('$ref');
         if (typeof ref !== 'string') throw invalidSchema(at, '"$ref" must be a string');
         const target = resolveLocalRef(this.root, ref, at);
-        const rest = new Located(withoutKeywords(schema, ['$ref', '$defs', 'definitions']), entry.pointer, entry.keywordPointers, entry.leftovers);
+        const rest = new Located(
+          withoutKeywords(schema, ['$ref', '$defs', 'definitions']),
+          entry.pointer,
+          entry.keywordPointers,
+          entry.leftovers,
+        );
         if (this.isRecursive(target.pointer, entry, entryScope)) {
           if (this.options.refPolicy === 'inline') throw this.recursionError(ref, at);
           recursiveRefs.push({ ref, targetPointer: target.pointer, at });
@@ -235,8 +284,17 @@ class Normalizer implements NormalizeContext {
       const allOf = schema.allOf instanceof Located ? schema.allOf.value : schema.allOf;
       if (allOf !== undefined) {
         const at = entry.keywordPointer('allOf');
-        if (!Array.isArray(allOf) || allOf.length === 0) throw invalidSchema(at, '"allOf" must be a non-empty array of schemas');
-        expand(new Located(withoutKeywords(schema, ['allOf']), entry.pointer, entry.keywordPointers, entry.leftovers), entryScope);
+        if (!Array.isArray(allOf) || allOf.length === 0)
+          throw invalidSchema(at, '"allOf" must be a non-empty array of schemas');
+        expand(
+          new Located(
+            withoutKeywords(schema, ['allOf']),
+            entry.pointer,
+            entry.keywordPointers,
+            entry.leftovers,
+          ),
+          entryScope,
+        );
         allOf.forEach((child, index) => expand(locate(child, appendPointer(at, 'allOf', index)), entryScope));
         return;
       }
@@ -247,16 +305,35 @@ class Normalizer implements NormalizeContext {
     if (recursiveRefs.length === 0) return this.normalize(merged, scope);
 
     const mergedSchema = merged.value as Record<string, unknown>;
-    const onlyAnnotations = Object.keys(mergedSchema).every(isAnnotationKeyword) && merged.leftovers.length === 0;
+    const onlyAnnotations =
+      Object.keys(mergedSchema).every(isAnnotationKeyword) && merged.leftovers.length === 0;
     const [single] = recursiveRefs;
     if (single && recursiveRefs.length === 1 && onlyAnnotations) {
       return this.recursiveRefWithSiblings(merged, mergedSchema, single.targetPointer);
     }
-    const leftovers = recursiveRefs.map(({ ref, at }): KeywordEntry => ({ keyword: '$ref', value: ref, pointer: at }));
-    return this.normalize(new Located(mergedSchema, merged.pointer, merged.keywordPointers, [...merged.leftovers, ...leftovers], scope), scope);
+    const leftovers = recursiveRefs.map(({ ref, at }): KeywordEntry => ({
+      keyword: '$ref',
+      value: ref,
+      pointer: at,
+    }));
+    return this.normalize(
+      new Located(
+        mergedSchema,
+        merged.pointer,
+        merged.keywordPointers,
+        [...merged.leftovers, ...leftovers],
+        scope,
+      ),
+      scope,
+    );
   }
 
-  private normalizeUnion(located: Located, schema: Record<string, unknown>, scope: Scope, reportDistribution: boolean): SchemaNode {
+  private normalizeUnion(
+    located: Located,
+    schema: Record<string, unknown>,
+    scope: Scope,
+    reportDistribution: boolean,
+  ): SchemaNode {
     const leftovers: KeywordEntry[] = [...located.leftovers];
     let keyword: 'anyOf' | 'oneOf' = 'anyOf';
     if (schema.anyOf === undefined) {
@@ -271,49 +348,89 @@ class Normalizer implements NormalizeContext {
       leftovers.push({ keyword: 'oneOf', value: schema.oneOf, pointer: located.keywordPointer('oneOf') });
     }
     const at = located.keywordPointer(keyword);
-    const rawBranches = schema[keyword] instanceof Located ? (schema[keyword] as Located).value : schema[keyword];
-    if (!Array.isArray(rawBranches) || rawBranches.length === 0) throw invalidSchema(at, `"${keyword}" must be a non-empty array of schemas`);
-    const branchLocations = rawBranches.map((branch, index) => locate(branch, appendPointer(at, keyword, index)));
+    const rawBranches =
+      schema[keyword] instanceof Located ? (schema[keyword] as Located).value : schema[keyword];
+    if (!Array.isArray(rawBranches) || rawBranches.length === 0)
+      throw invalidSchema(at, `"${keyword}" must be a non-empty array of schemas`);
+    const branchLocations = rawBranches.map((branch, index) =>
+      locate(branch, appendPointer(at, keyword, index)),
+    );
 
     const rest = withoutKeywords(schema, ['anyOf', 'oneOf']);
-    const distributed = Object.keys(rest).filter((name) => !isAnnotationKeyword(name) && !UNIVERSAL_CONSTRAINTS.has(name));
+    const distributed = Object.keys(rest).filter(
+      (name) => !isAnnotationKeyword(name) && !UNIVERSAL_CONSTRAINTS.has(name),
+    );
     let branches: SchemaNode[];
     if (distributed.length > 0) {
       // {P, anyOf:[A, B]} ≡ {anyOf:[P∧A, P∧B]}: targets want typed branches, not keywords beside the union.
       if (reportDistribution) {
-        this.changes.add(at, keyword, 'union-rewritten', `The keywords next to it (${distributed.join(', ')}) were merged into every branch.`);
+        this.changes.add(
+          at,
+          keyword,
+          'union-rewritten',
+          `The keywords next to it (${distributed.join(', ')}) were merged into every branch.`,
+        );
       }
       const restLocated = new Located(
         Object.fromEntries(distributed.map((name) => [name, rest[name]])),
         located.pointer,
         new Map(distributed.map((name) => [name, located.keywordPointer(name)])),
       );
-      branches = branchLocations.map((branch) => this.mergeAndNormalize([restLocated, branch], branch.pointer, scope));
+      branches = branchLocations.map((branch) =>
+        this.mergeAndNormalize([restLocated, branch], branch.pointer, scope),
+      );
     } else {
       branches = branchLocations.map((branch) => this.normalize(branch, scope));
     }
     // A branch that is itself a bare union adds nothing but nesting.
     branches = branches.flatMap((branch) =>
-      branch.kind === 'union' && branch.annotations.length === 0 && branch.constraints.length === 0 ? branch.branches : [branch],
+      branch.kind === 'union' && branch.annotations.length === 0 && branch.constraints.length === 0
+        ? branch.branches
+        : [branch],
     );
 
-    const entries = Object.entries(rest).map(([name, value]): KeywordEntry => ({ keyword: name, value, pointer: located.keywordPointer(name) }));
+    const entries = Object.entries(rest).map(([name, value]): KeywordEntry => ({
+      keyword: name,
+      value,
+      pointer: located.keywordPointer(name),
+    }));
     const annotations = entries.filter((entry) => isAnnotationKeyword(entry.keyword));
-    const constraints = [...entries.filter((entry) => UNIVERSAL_CONSTRAINTS.has(entry.keyword)), ...leftovers];
+    const constraints = [
+      ...entries.filter((entry) => UNIVERSAL_CONSTRAINTS.has(entry.keyword)),
+      ...leftovers,
+    ];
     const [only] = branches;
     if (only && branches.length === 1 && annotations.length === 0 && constraints.length === 0) return only;
     return { kind: 'union', pointer: located.pointer, branches, annotations, constraints };
   }
 
   /** `enum`/`const` with object or array values: each such value becomes a branch that matches exactly it. */
-  private rewriteComplexLiterals(located: Located, schema: Record<string, unknown>, scope: Scope): SchemaNode | undefined {
+  private rewriteComplexLiterals(
+    located: Located,
+    schema: Record<string, unknown>,
+    scope: Scope,
+  ): SchemaNode | undefined {
     const constValue = toPlainJson(schema.const);
     if (Object.hasOwn(schema, 'const') && !isPrimitive(constValue)) {
       const at = located.keywordPointer('const');
-      this.changes.add(at, 'const', 'union-rewritten', 'The object/array "const" became a schema that matches exactly that value.');
-      const rest = new Located(withoutKeywords(schema, ['const']), located.pointer, located.keywordPointers, located.leftovers);
+      this.changes.add(
+        at,
+        'const',
+        'union-rewritten',
+        'The object/array "const" became a schema that matches exactly that value.',
+      );
+      const rest = new Located(
+        withoutKeywords(schema, ['const']),
+        located.pointer,
+        located.keywordPointers,
+        located.leftovers,
+      );
       const exact = schemaForValue(constValue, appendPointer(at, 'const'));
-      return this.mergeAndNormalize([rest, new Located(exact, appendPointer(at, 'const'))], located.pointer, scope);
+      return this.mergeAndNormalize(
+        [rest, new Located(exact, appendPointer(at, 'const'))],
+        located.pointer,
+        scope,
+      );
     }
     const enumValues = toPlainJson(schema.enum);
     if (!Array.isArray(enumValues) || enumValues.every(isPrimitive)) return undefined;
@@ -328,10 +445,16 @@ class Normalizer implements NormalizeContext {
     const branches: Located[] = [];
     if (primitives.length > 0) branches.push(new Located({ enum: primitives }, at));
     enumValues.forEach((value, index) => {
-      if (!isPrimitive(value)) branches.push(new Located(schemaForValue(value, appendPointer(at, index)), appendPointer(at, index)));
+      if (!isPrimitive(value))
+        branches.push(new Located(schemaForValue(value, appendPointer(at, index)), appendPointer(at, index)));
     });
     const rewritten = { ...withoutKeywords(schema, ['enum']), anyOf: branches };
-    return this.normalizeUnion(new Located(rewritten, located.pointer, located.keywordPointers, located.leftovers), rewritten, scope, false);
+    return this.normalizeUnion(
+      new Located(rewritten, located.pointer, located.keywordPointers, located.leftovers),
+      rewritten,
+      scope,
+      false,
+    );
   }
 }
 
@@ -340,7 +463,12 @@ class Normalizer implements NormalizeContext {
  * recording target-independent changes (inlined refs, merged `allOf`, `oneOf` → `anyOf`, inferred
  * types) in `changes`. Never mutates `schema`.
  */
-export function normalizeSchema(schema: JsonSchema, options: NormalizeOptions, changes: ChangeLog): NormalizedSchema {
-  if (!isPlainObject(schema)) throw invalidSchema('', `expected a JSON Schema object, got ${compactJson(schema)}`);
+export function normalizeSchema(
+  schema: JsonSchema,
+  options: NormalizeOptions,
+  changes: ChangeLog,
+): NormalizedSchema {
+  if (!isPlainObject(schema))
+    throw invalidSchema('', `expected a JSON Schema object, got ${compactJson(schema)}`);
   return new Normalizer(schema, options, changes).run();
 }

@@ -1,7 +1,20 @@
 import type { ChangeLog } from './change-log';
 import { appendPointer } from './json-pointer';
-import { isJsonType, isPlainObject, isPrimitive, type JsonType, type Primitive, primitiveType, typeAccepts } from './json-value';
-import { isAnnotationKeyword, keywordAppliesTo, keywordValueKind, UNIVERSAL_CONSTRAINTS } from './keyword-kinds';
+import {
+  isJsonType,
+  isPlainObject,
+  isPrimitive,
+  type JsonType,
+  type Primitive,
+  primitiveType,
+  typeAccepts,
+} from './json-value';
+import {
+  isAnnotationKeyword,
+  keywordAppliesTo,
+  keywordValueKind,
+  UNIVERSAL_CONSTRAINTS,
+} from './keyword-kinds';
 import { type KeywordEntry, Located, locate, type Scope, toPlainJson } from './located';
 import type { PropertyNode, SchemaNode, TypedNode, UnionNode } from './schema-node';
 import { invalidSchema } from './schema-lowering-error';
@@ -20,8 +33,23 @@ const UNCONSTRAINED_TYPES: readonly JsonType[] = ['string', 'number', 'boolean',
 const SKIPPED_KEYWORDS = new Set(['type', 'enum', 'const', '$defs', 'definitions']);
 
 /** Keywords whose value must be a number; counts must also be non-negative integers. */
-const NUMERIC_KEYWORDS = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']);
-const COUNT_KEYWORDS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains']);
+const NUMERIC_KEYWORDS = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+]);
+const COUNT_KEYWORDS = new Set([
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'minContains',
+  'maxContains',
+]);
 
 /**
  * Rejects constraint values no validator accepts, so a target never receives e.g. `minLength: "3"`
@@ -31,15 +59,24 @@ function checkConstraintValue(keyword: string, value: unknown, pointer: string):
   if (COUNT_KEYWORDS.has(keyword) && !(Number.isInteger(value) && (value as number) >= 0)) {
     throw invalidSchema(pointer, `"${keyword}" must be a non-negative integer, got ${JSON.stringify(value)}`);
   }
-  if (NUMERIC_KEYWORDS.has(keyword) && (typeof value !== 'number' || !Number.isFinite(value) || (keyword === 'multipleOf' && value <= 0))) {
-    throw invalidSchema(pointer, `"${keyword}" must be a ${keyword === 'multipleOf' ? 'positive ' : ''}number, got ${JSON.stringify(value)}`);
+  if (
+    NUMERIC_KEYWORDS.has(keyword) &&
+    (typeof value !== 'number' || !Number.isFinite(value) || (keyword === 'multipleOf' && value <= 0))
+  ) {
+    throw invalidSchema(
+      pointer,
+      `"${keyword}" must be a ${keyword === 'multipleOf' ? 'positive ' : ''}number, got ${JSON.stringify(value)}`,
+    );
   }
   if (keyword === 'pattern') {
     try {
       new RegExp(String(value), 'u');
       if (typeof value !== 'string') throw new Error('not a string');
     } catch {
-      throw invalidSchema(pointer, `"pattern" must be a valid regular expression, got ${JSON.stringify(value)}`);
+      throw invalidSchema(
+        pointer,
+        `"pattern" must be a valid regular expression, got ${JSON.stringify(value)}`,
+      );
     }
   }
 }
@@ -62,7 +99,10 @@ export function unconstrainedNode(pointer: string): UnionNode {
 function parseTypes(value: unknown, pointer: string): JsonType[] {
   const list = Array.isArray(value) ? value : [value];
   if (list.length === 0 || !list.every(isJsonType)) {
-    throw invalidSchema(pointer, `"type" must be one of ${'string, number, integer, boolean, null, object, array'} or a non-empty list of them, got ${JSON.stringify(value)}`);
+    throw invalidSchema(
+      pointer,
+      `"type" must be one of ${'string, number, integer, boolean, null, object, array'} or a non-empty list of them, got ${JSON.stringify(value)}`,
+    );
   }
   return list;
 }
@@ -95,15 +135,20 @@ function parseLiterals(located: Located, schema: Record<string, unknown>): Liter
   if (schema.enum !== undefined) {
     const values = toPlainJson(schema.enum);
     const at = located.keywordPointer('enum');
-    if (!Array.isArray(values) || values.length === 0) throw invalidSchema(at, '"enum" must be a non-empty array (an empty enum matches nothing)');
+    if (!Array.isArray(values) || values.length === 0)
+      throw invalidSchema(at, '"enum" must be a non-empty array (an empty enum matches nothing)');
     if (!values.every(isPrimitive)) throw invalidSchema(at, '"enum" values must be JSON values');
     literals.enumValues = values;
   }
   if (Object.hasOwn(schema, 'const')) {
     const value = toPlainJson(schema.const);
-    if (!isPrimitive(value)) throw invalidSchema(located.keywordPointer('const'), '"const" must be a JSON value');
+    if (!isPrimitive(value))
+      throw invalidSchema(located.keywordPointer('const'), '"const" must be a JSON value');
     if (literals.enumValues && !literals.enumValues.includes(value)) {
-      throw invalidSchema(located.keywordPointer('const'), '"const" is not one of the "enum" values; no value can match');
+      throw invalidSchema(
+        located.keywordPointer('const'),
+        '"const" is not one of the "enum" values; no value can match',
+      );
     }
     return { constValue: { value } };
   }
@@ -111,7 +156,8 @@ function parseLiterals(located: Located, schema: Record<string, unknown>): Liter
 }
 
 function literalsForType(literals: Literals, type: JsonType, nullable: boolean): Literals {
-  const accepts = (value: Primitive) => (value === null ? nullable || type === 'null' : typeAccepts(type, value));
+  const accepts = (value: Primitive) =>
+    value === null ? nullable || type === 'null' : typeAccepts(type, value);
   if (literals.constValue) return { constValue: literals.constValue };
   if (literals.enumValues) return { enumValues: literals.enumValues.filter(accepts) };
   return {};
@@ -159,7 +205,12 @@ function buildTyped(
         if (!isPlainObject(plain)) throw invalidSchema(at, '"properties" must be an object of schemas');
         for (const [name, child] of Object.entries(plain)) {
           const childLocated = locate(child, appendPointer(at, 'properties', name));
-          properties.push({ name, pointer: childLocated.pointer, node: context.normalize(childLocated, scope), required: false });
+          properties.push({
+            name,
+            pointer: childLocated.pointer,
+            node: context.normalize(childLocated, scope),
+            required: false,
+          });
         }
         break;
       case 'required':
@@ -176,7 +227,10 @@ function buildTyped(
         if (Array.isArray(plain)) {
           // A tuple (`prefixItems`, or draft-07 `items: [...]`): described; items become the union of its members.
           node.constraints.push(entry);
-          prefix = { located: plain.map((child, index) => locate(child, appendPointer(at, keyword, index))), pointer: appendPointer(at, keyword) };
+          prefix = {
+            located: plain.map((child, index) => locate(child, appendPointer(at, keyword, index))),
+            pointer: appendPointer(at, keyword),
+          };
         } else if (keyword === 'prefixItems') {
           throw invalidSchema(at, '"prefixItems" must be an array of schemas');
         } else if (plain === false) {
@@ -201,7 +255,12 @@ function buildTyped(
       }
       const at = appendPointer(located.keywordPointer('required'), 'required', index);
       properties.push({ name, pointer: at, node: unconstrainedNode(at), required: true });
-      context.changes.add(at, 'required', 'added', `"${name}" is required but has no schema under "properties"; it was added as an unconstrained property.`);
+      context.changes.add(
+        at,
+        'required',
+        'added',
+        `"${name}" is required but has no schema under "properties"; it was added as an unconstrained property.`,
+      );
     });
     node.properties = properties;
   }
@@ -229,7 +288,12 @@ function buildTyped(
  * are primitives: settles its type (declared, taken from its literals, or inferred from its
  * keywords) and splits a multi-type schema into a union with one branch per type.
  */
-export function normalizeTyped(context: NormalizeContext, located: Located, schema: Record<string, unknown>, scope: Scope): SchemaNode {
+export function normalizeTyped(
+  context: NormalizeContext,
+  located: Located,
+  schema: Record<string, unknown>,
+  scope: Scope,
+): SchemaNode {
   const literals = parseLiterals(located, schema);
   const literalValues = literals.constValue ? [literals.constValue.value] : literals.enumValues;
   const literalKeyword = literals.constValue ? 'const' : 'enum';
@@ -243,7 +307,10 @@ export function normalizeTyped(context: NormalizeContext, located: Located, sche
     if (literalValues) {
       const reachable = literalValues.filter((value) => types.some((type) => typeAccepts(type, value)));
       if (reachable.length === 0) {
-        throw invalidSchema(located.keywordPointer(literalKeyword), `no "${literalKeyword}" value has type ${JSON.stringify(schema.type)}; no value can match`);
+        throw invalidSchema(
+          located.keywordPointer(literalKeyword),
+          `no "${literalKeyword}" value has type ${JSON.stringify(schema.type)}; no value can match`,
+        );
       }
       types = types.filter((type) => reachable.some((value) => typeAccepts(type, value)));
     }
@@ -269,7 +336,14 @@ export function normalizeTyped(context: NormalizeContext, located: Located, sche
   if (nonNull.length <= 1) {
     const type = nonNull[0] ?? 'null';
     const nullable = type !== 'null' && acceptsNull;
-    return buildTyped(context, located, schema, scope, { type, nullable, literals: literalsForType(literals, type, nullable) }, true);
+    return buildTyped(
+      context,
+      located,
+      schema,
+      scope,
+      { type, nullable, literals: literalsForType(literals, type, nullable) },
+      true,
+    );
   }
 
   if (splitKeyword !== undefined) {
@@ -281,15 +355,29 @@ export function normalizeTyped(context: NormalizeContext, located: Located, sche
     );
   }
   const branches: SchemaNode[] = nonNull.map((type) =>
-    buildTyped(context, located, schema, scope, { type, nullable: false, literals: literalsForType(literals, type, false) }, false),
+    buildTyped(
+      context,
+      located,
+      schema,
+      scope,
+      { type, nullable: false, literals: literalsForType(literals, type, false) },
+      false,
+    ),
   );
   if (acceptsNull) branches.push(typedNode(located.pointer, 'null'));
-  const entries = Object.entries(schema).map(([keyword, value]): KeywordEntry => ({ keyword, value, pointer: located.keywordPointer(keyword) }));
+  const entries = Object.entries(schema).map(([keyword, value]): KeywordEntry => ({
+    keyword,
+    value,
+    pointer: located.keywordPointer(keyword),
+  }));
   return {
     kind: 'union',
     pointer: located.pointer,
     branches,
     annotations: entries.filter((entry) => isAnnotationKeyword(entry.keyword)),
-    constraints: [...entries.filter((entry) => UNIVERSAL_CONSTRAINTS.has(entry.keyword)), ...located.leftovers],
+    constraints: [
+      ...entries.filter((entry) => UNIVERSAL_CONSTRAINTS.has(entry.keyword)),
+      ...located.leftovers,
+    ],
   };
 }

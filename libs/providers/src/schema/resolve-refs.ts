@@ -38,7 +38,11 @@ export function resolveLocalRef(root: JsonSchema, ref: string, at: string): Reso
 }
 
 /** The value at a JSON pointer inside `root`; `fail` builds the error for a missing segment. */
-export function resolvePointer(root: JsonSchema, pointerText: string, fail: (missing: string) => Error): ResolvedRef {
+export function resolvePointer(
+  root: JsonSchema,
+  pointerText: string,
+  fail: (missing: string) => Error,
+): ResolvedRef {
   let current: unknown = root;
   let pointer = '';
   for (const rawToken of pointerText === '' ? [] : pointerText.slice(1).split('/')) {

@@ -11,15 +11,27 @@ const schema = {
     lines: { type: 'array', items: { $ref: '#/$defs/Line' } },
     shape: {
       anyOf: [
-        { type: 'object', properties: { radius: { type: 'number' }, label: { type: 'string' } }, required: ['radius'] },
-        { type: 'object', properties: { width: { type: 'number' }, height: { type: 'number' }, label: { type: 'string' } }, required: ['width'] },
+        {
+          type: 'object',
+          properties: { radius: { type: 'number' }, label: { type: 'string' } },
+          required: ['radius'],
+        },
+        {
+          type: 'object',
+          properties: { width: { type: 'number' }, height: { type: 'number' }, label: { type: 'string' } },
+          required: ['width'],
+        },
       ],
     },
     tree: { $ref: '#/$defs/Node' },
   },
   required: ['title', 'lines', 'shape'],
   $defs: {
-    Line: { type: 'object', properties: { sku: { type: 'string' }, note: { type: 'string' } }, required: ['sku'] },
+    Line: {
+      type: 'object',
+      properties: { sku: { type: 'string' }, note: { type: 'string' } },
+      required: ['sku'],
+    },
     Node: {
       type: 'object',
       properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
@@ -35,7 +47,10 @@ describe('restore for openai-strict', () => {
       title: 'T',
       subtitle: null,
       comment: null,
-      lines: [{ sku: 'a', note: null }, { sku: 'b', note: 'n' }],
+      lines: [
+        { sku: 'a', note: null },
+        { sku: 'b', note: 'n' },
+      ],
       shape: { width: 2, height: null, label: null },
       tree: { name: 'root', children: [{ name: 'leaf', children: null }] },
     };
@@ -57,18 +72,49 @@ describe('restore for openai-strict', () => {
 
   it('picks the anyOf branch the answer matches before removing nulls', () => {
     const lowered = lowerJsonSchema(schema, 'openai-strict');
-    const circle = { title: 'T', subtitle: null, comment: 'c', lines: [], shape: { radius: 1, label: null }, tree: null };
+    const circle = {
+      title: 'T',
+      subtitle: null,
+      comment: 'c',
+      lines: [],
+      shape: { radius: 1, label: null },
+      tree: null,
+    };
     expect(lowered.restore(circle)).toEqual({ title: 'T', comment: 'c', lines: [], shape: { radius: 1 } });
   });
 
   it('unwraps a wrapped root and restores inside it', () => {
-    const lowered = lowerJsonSchema({ type: 'array', items: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } }, required: ['b'] } }, 'openai-strict');
-    expect(lowered.restore({ value: [{ a: null, b: 1 }, { a: 'x', b: 2 }] })).toEqual([{ b: 1 }, { a: 'x', b: 2 }]);
+    const lowered = lowerJsonSchema(
+      {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { a: { type: 'string' }, b: { type: 'integer' } },
+          required: ['b'],
+        },
+      },
+      'openai-strict',
+    );
+    expect(
+      lowered.restore({
+        value: [
+          { a: null, b: 1 },
+          { a: 'x', b: 2 },
+        ],
+      }),
+    ).toEqual([{ b: 1 }, { a: 'x', b: 2 }]);
   });
 
   it('keeps nulls the original allows, including through a nullable definition', () => {
     const lowered = lowerJsonSchema(
-      { type: 'object', properties: { maybe: { $ref: '#/$defs/Maybe' }, either: { anyOf: [{ type: 'string' }, { type: 'null' }] } }, $defs: { Maybe: { type: ['integer', 'null'] } } },
+      {
+        type: 'object',
+        properties: {
+          maybe: { $ref: '#/$defs/Maybe' },
+          either: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        },
+        $defs: { Maybe: { type: ['integer', 'null'] } },
+      },
       'openai-strict',
     );
     expect(lowered.restore({ maybe: null, either: null })).toEqual({ maybe: null, either: null });
@@ -78,14 +124,26 @@ describe('restore for openai-strict', () => {
     const lowered = lowerJsonSchema(schema, 'openai-strict');
     expect(lowered.restore('not an object')).toBe('not an object');
     expect(lowered.restore([1, 2])).toEqual([1, 2]);
-    expect(lowered.restore({ title: 'T', shape: { unknown: null } })).toEqual({ title: 'T', shape: { unknown: null } });
+    expect(lowered.restore({ title: 'T', shape: { unknown: null } })).toEqual({
+      title: 'T',
+      shape: { unknown: null },
+    });
   });
 
   it('is unaffected by later edits to the returned schema', () => {
     const lowered = lowerJsonSchema(schema, 'openai-strict');
     (lowered.schema.properties as Record<string, unknown>).subtitle = { type: 'string' };
     lowered.schema.$defs = {};
-    expect(lowered.restore({ title: 'T', subtitle: null, lines: [{ sku: 'a', note: null }], shape: { radius: 1, label: null }, comment: null, tree: null })).toEqual({
+    expect(
+      lowered.restore({
+        title: 'T',
+        subtitle: null,
+        lines: [{ sku: 'a', note: null }],
+        shape: { radius: 1, label: null },
+        comment: null,
+        tree: null,
+      }),
+    ).toEqual({
       title: 'T',
       lines: [{ sku: 'a' }],
       shape: { radius: 1 },

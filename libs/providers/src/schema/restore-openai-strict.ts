@@ -11,7 +11,10 @@ type RestorePlan =
   | { kind: 'object'; nullMeansAbsent: ReadonlySet<string>; properties: ReadonlyMap<string, RestorePlan> }
   | { kind: 'array'; items: RestorePlan }
   | { kind: 'ref'; ref: string }
-  | { kind: 'union'; branches: ReadonlyArray<{ pointer: string; types: ReadonlySet<string> | undefined; plan: RestorePlan }> };
+  | {
+      kind: 'union';
+      branches: ReadonlyArray<{ pointer: string; types: ReadonlySet<string> | undefined; plan: RestorePlan }>;
+    };
 
 const KEEP: RestorePlan = { kind: 'keep' };
 const LOWERED_ID = 'agentdesk:lowered-schema';
@@ -23,13 +26,21 @@ function declaredTypes(schema: unknown): ReadonlySet<string> | undefined {
   return undefined;
 }
 
-function buildPlan(schema: unknown, pointer: string, nullMeansAbsent: WeakMap<JsonSchema, ReadonlySet<string>>): RestorePlan {
+function buildPlan(
+  schema: unknown,
+  pointer: string,
+  nullMeansAbsent: WeakMap<JsonSchema, ReadonlySet<string>>,
+): RestorePlan {
   if (!isPlainObject(schema)) return KEEP;
   if (typeof schema.$ref === 'string') return { kind: 'ref', ref: schema.$ref };
   if (Array.isArray(schema.anyOf)) {
     const branches = schema.anyOf.map((branch, index) => {
       const branchPointer = appendPointer(pointer, 'anyOf', index);
-      return { pointer: branchPointer, types: declaredTypes(branch), plan: buildPlan(branch, branchPointer, nullMeansAbsent) };
+      return {
+        pointer: branchPointer,
+        types: declaredTypes(branch),
+        plan: buildPlan(branch, branchPointer, nullMeansAbsent),
+      };
     });
     return branches.every((branch) => branch.plan.kind === 'keep') ? KEEP : { kind: 'union', branches };
   }
@@ -40,7 +51,9 @@ function buildPlan(schema: unknown, pointer: string, nullMeansAbsent: WeakMap<Js
       if (plan.kind !== 'keep') properties.set(name, plan);
     }
     const absent = nullMeansAbsent.get(schema) ?? new Set<string>();
-    return properties.size === 0 && absent.size === 0 ? KEEP : { kind: 'object', nullMeansAbsent: absent, properties };
+    return properties.size === 0 && absent.size === 0
+      ? KEEP
+      : { kind: 'object', nullMeansAbsent: absent, properties };
   }
   if (schema.items !== undefined) {
     const items = buildPlan(schema.items, appendPointer(pointer, 'items'), nullMeansAbsent);
@@ -70,7 +83,10 @@ export function createOpenAiStrictRestore(
   const refPlans = new Map<string, RestorePlan>([['#', rootPlan]]);
   if (wrapped && isPlainObject(lowered.properties)) {
     const inner = lowered.properties[ROOT_WRAPPER_PROPERTY];
-    refPlans.set(`#/properties/${ROOT_WRAPPER_PROPERTY}`, buildPlan(inner, `/properties/${ROOT_WRAPPER_PROPERTY}`, nullMeansAbsent));
+    refPlans.set(
+      `#/properties/${ROOT_WRAPPER_PROPERTY}`,
+      buildPlan(inner, `/properties/${ROOT_WRAPPER_PROPERTY}`, nullMeansAbsent),
+    );
   }
   if (isPlainObject(lowered.$defs)) {
     for (const [name, definition] of Object.entries(lowered.$defs)) {
@@ -117,9 +133,14 @@ export function createOpenAiStrictRestore(
       }
       case 'union': {
         const kind = jsonKind(value);
-        const candidates = plan.branches.filter((branch) => branch.types === undefined || branch.types.has(kind));
+        const candidates = plan.branches.filter(
+          (branch) => branch.types === undefined || branch.types.has(kind),
+        );
         const [only] = candidates;
-        const chosen = only && candidates.length === 1 ? only : candidates.find((branch) => matches(branch.pointer, value));
+        const chosen =
+          only && candidates.length === 1
+            ? only
+            : candidates.find((branch) => matches(branch.pointer, value));
         return chosen ? apply(chosen.plan, value) : value;
       }
     }

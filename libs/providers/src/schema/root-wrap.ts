@@ -32,5 +32,7 @@ export function wrapRoot(lowered: JsonSchema): JsonSchema {
 
 /** Takes the answer back out of the wrapper; anything else is returned as it is. */
 export function unwrapRootValue(value: unknown): unknown {
-  return isPlainObject(value) && Object.hasOwn(value, ROOT_WRAPPER_PROPERTY) ? value[ROOT_WRAPPER_PROPERTY] : value;
+  return isPlainObject(value) && Object.hasOwn(value, ROOT_WRAPPER_PROPERTY)
+    ? value[ROOT_WRAPPER_PROPERTY]
+    : value;
 }

@@ -11,7 +11,10 @@ export function schemaForValue(value: unknown, pointer: string): Record<string, 
   if (Array.isArray(value)) {
     return {
       type: 'array',
-      prefixItems: value.map((item, index) => new Located(schemaForValue(item, appendPointer(pointer, index)), appendPointer(pointer, index))),
+      prefixItems: value.map(
+        (item, index) =>
+          new Located(schemaForValue(item, appendPointer(pointer, index)), appendPointer(pointer, index)),
+      ),
       minItems: value.length,
       maxItems: value.length,
     };
@@ -20,7 +23,10 @@ export function schemaForValue(value: unknown, pointer: string): Record<string, 
     return {
       type: 'object',
       properties: Object.fromEntries(
-        Object.entries(value).map(([key, child]) => [key, new Located(schemaForValue(child, appendPointer(pointer, key)), appendPointer(pointer, key))]),
+        Object.entries(value).map(([key, child]) => [
+          key,
+          new Located(schemaForValue(child, appendPointer(pointer, key)), appendPointer(pointer, key)),
+        ]),
       ),
       required: Object.keys(value),
       additionalProperties: false,

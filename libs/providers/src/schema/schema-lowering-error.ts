@@ -26,5 +26,9 @@ export class SchemaLoweringError extends Error {
 
 /** Shorthand for the most common failure: the caller's schema itself is malformed or unsatisfiable. */
 export function invalidSchema(pointer: string, message: string): SchemaLoweringError {
-  return new SchemaLoweringError('invalid-schema', pointer, `Invalid schema at ${pointer || '/'}: ${message}`);
+  return new SchemaLoweringError(
+    'invalid-schema',
+    pointer,
+    `Invalid schema at ${pointer || '/'}: ${message}`,
+  );
 }

@@ -54,7 +54,11 @@ export interface TypedNode extends NodeBase {
 }
 
 /** True when null is a valid value for the node (following references through `resolve`). */
-export function nodeAcceptsNull(node: SchemaNode, resolve: (ref: RefNode) => SchemaNode | undefined, seen = new Set<SchemaNode>()): boolean {
+export function nodeAcceptsNull(
+  node: SchemaNode,
+  resolve: (ref: RefNode) => SchemaNode | undefined,
+  seen = new Set<SchemaNode>(),
+): boolean {
   if (seen.has(node)) return false;
   seen.add(node);
   switch (node.kind) {

@@ -79,8 +79,29 @@ export const targetKeywords: Record<SchemaTarget, ReadonlySet<string>> = {
 
 /** String formats each target enforces; any other `format` is moved into the description. */
 export const targetFormats: Record<SchemaTarget, ReadonlySet<string>> = {
-  'openai-strict': new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']),
-  anthropic: new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'uri', 'ipv4', 'ipv6', 'uuid']),
+  'openai-strict': new Set([
+    'date-time',
+    'time',
+    'date',
+    'duration',
+    'email',
+    'hostname',
+    'ipv4',
+    'ipv6',
+    'uuid',
+  ]),
+  anthropic: new Set([
+    'date-time',
+    'time',
+    'date',
+    'duration',
+    'email',
+    'hostname',
+    'uri',
+    'ipv4',
+    'ipv6',
+    'uuid',
+  ]),
   // Gemini's responseSchema knows `date-time` and its own `enum` marker for string enums.
   gemini: new Set(['date-time', 'enum']),
 };

@@ -101,14 +101,26 @@ function toIssue(error: ErrorObject): ValidationIssue {
     }
     case 'additionalProperties': {
       const path = appendPointer(at, String(params.additionalProperty));
-      return { path, keyword: 'additionalProperties', message: `${path} is not allowed (no such property in the schema)` };
+      return {
+        path,
+        keyword: 'additionalProperties',
+        message: `${path} is not allowed (no such property in the schema)`,
+      };
     }
     case 'enum':
-      return { path: at, keyword: 'enum', message: `${at || '/'} must be one of ${quote(params.allowedValues)}` };
+      return {
+        path: at,
+        keyword: 'enum',
+        message: `${at || '/'} must be one of ${quote(params.allowedValues)}`,
+      };
     case 'const':
       return { path: at, keyword: 'const', message: `${at || '/'} must be ${quote(params.allowedValue)}` };
     default:
-      return { path: at, keyword: error.keyword, message: `${at || '/'} ${error.message ?? `fails "${error.keyword}"`}` };
+      return {
+        path: at,
+        keyword: error.keyword,
+        message: `${at || '/'} ${error.message ?? `fails "${error.keyword}"`}`,
+      };
   }
 }
 
@@ -117,13 +129,24 @@ function toIssue(error: ErrorObject): ValidationIssue {
  * draft-07 or 2019-09; formats from `ajv-formats`; all errors reported). Never throws: a schema
  * Ajv cannot compile gives `valid: false` with one issue saying why.
  */
-export function validateJson(schema: JsonSchema, value: unknown): { valid: boolean; errors: ValidationIssue[] } {
+export function validateJson(
+  schema: JsonSchema,
+  value: unknown,
+): { valid: boolean; errors: ValidationIssue[] } {
   if (!isPlainObject(schema)) {
-    return { valid: false, errors: [{ path: '', keyword: 'schema', message: 'The schema must be a JSON object.' }] };
+    return {
+      valid: false,
+      errors: [{ path: '', keyword: 'schema', message: 'The schema must be a JSON object.' }],
+    };
   }
   const compiled = compiledFor(schema);
   if ('failure' in compiled) {
-    return { valid: false, errors: [{ path: '', keyword: 'schema', message: `The schema could not be compiled: ${compiled.failure}` }] };
+    return {
+      valid: false,
+      errors: [
+        { path: '', keyword: 'schema', message: `The schema could not be compiled: ${compiled.failure}` },
+      ],
+    };
   }
   const valid = compiled.validate(value);
   return { valid, errors: valid ? [] : (compiled.validate.errors ?? []).map(toIssue) };

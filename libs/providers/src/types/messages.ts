@@ -6,8 +6,7 @@ export interface TextPart {
 
 /** An image, inline as base64 or by URL. Providers that cannot take a URL get a warning. */
 export type ImagePart =
-  | { type: 'image'; mediaType: string; data: string }
-  | { type: 'image'; url: string; mediaType?: string };
+  { type: 'image'; mediaType: string; data: string } | { type: 'image'; url: string; mediaType?: string };
 
 export type UserContentPart = TextPart | ImagePart;
 

@@ -58,7 +58,12 @@ export const definitionsSchema = {
   required: ['home', 'tree'],
   additionalProperties: false,
   $defs: {
-    Address: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+    Address: {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    },
     Node: {
       type: 'object',
       properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { lowerJsonSchema } from '../../src/schema/lower-json-schema';
 import { SchemaLoweringError } from '../../src/schema/schema-lowering-error';
-import { allOfSchema, changeKeys, definitionsSchema, mapAndConstSchema, orderSchema, plainDefinitionsSchema, unionSchema } from './fixtures';
+import {
+  allOfSchema,
+  changeKeys,
+  definitionsSchema,
+  mapAndConstSchema,
+  orderSchema,
+  plainDefinitionsSchema,
+  unionSchema,
+} from './fixtures';
 
 const lower = (schema: Record<string, unknown>) => lowerJsonSchema(schema, 'anthropic');
 
@@ -17,7 +25,10 @@ describe('lowerJsonSchema → anthropic', () => {
         note: { type: 'string', description: 'Must be at most 200 characters long.' },
         customer: {
           type: 'object',
-          properties: { name: { type: 'string', description: 'Must be at least 1 character long.' }, website: { type: 'string', format: 'uri' } },
+          properties: {
+            name: { type: 'string', description: 'Must be at least 1 character long.' },
+            website: { type: 'string', format: 'uri' },
+          },
           required: ['name'],
           additionalProperties: false,
         },
@@ -66,7 +77,11 @@ describe('lowerJsonSchema → anthropic', () => {
       additionalProperties: false,
     });
     expect(lowered.schema.properties).toEqual({
-      pair: { type: 'array', description: 'Must have at least 2 items. Must have at most 2 items.', items: { type: 'string' } },
+      pair: {
+        type: 'array',
+        description: 'Must have at least 2 items. Must have at most 2 items.',
+        items: { type: 'string' },
+      },
       word: { type: 'string', description: 'Must match the regular expression "\\\\bcat\\\\b".' },
       twice: { type: 'string', description: 'Must match the regular expression "^(a)\\\\1$".' },
       ahead: { type: 'string', description: 'Must match the regular expression "^(?=.*\\\\d)\\\\w+$".' },
@@ -85,7 +100,12 @@ describe('lowerJsonSchema → anthropic', () => {
     const lowered = lower(unionSchema);
     expect(lowered.schema.properties).toEqual({
       kind: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'integer' }] },
-      size: { anyOf: [{ type: 'string', enum: ['S', 'M'] }, { type: 'integer', enum: [1] }] },
+      size: {
+        anyOf: [
+          { type: 'string', enum: ['S', 'M'] },
+          { type: 'integer', enum: [1] },
+        ],
+      },
       level: { type: 'integer', enum: [1, 2, 3] },
       maybe: { type: ['string', 'null'] },
       either: { description: 'A code or an amount', anyOf: [{ type: 'string' }, { type: 'number' }] },
@@ -98,12 +118,22 @@ describe('lowerJsonSchema → anthropic', () => {
   });
 
   it('rewrites object values inside enum into exact-match branches', () => {
-    const lowered = lower({ type: 'object', properties: { pick: { enum: ['none', { id: 1 }] } }, required: ['pick'], additionalProperties: false });
+    const lowered = lower({
+      type: 'object',
+      properties: { pick: { enum: ['none', { id: 1 }] } },
+      required: ['pick'],
+      additionalProperties: false,
+    });
     expect(lowered.schema.properties).toEqual({
       pick: {
         anyOf: [
           { type: 'string', enum: ['none'] },
-          { type: 'object', properties: { id: { type: 'integer', const: 1 } }, required: ['id'], additionalProperties: false },
+          {
+            type: 'object',
+            properties: { id: { type: 'integer', const: 1 } },
+            required: ['id'],
+            additionalProperties: false,
+          },
         ],
       },
     });
@@ -112,7 +142,12 @@ describe('lowerJsonSchema → anthropic', () => {
 
   it('inlines every $ref and drops $defs', () => {
     const lowered = lower(plainDefinitionsSchema);
-    const address = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const address = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    };
     expect(lowered.schema).toEqual({
       type: 'object',
       properties: { home: address, work: { ...address, description: 'Office' } },
@@ -134,7 +169,10 @@ describe('lowerJsonSchema → anthropic', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(SchemaLoweringError);
-    expect(error).toMatchObject({ code: 'recursive-schema', pointer: '/$defs/Node/properties/children/items' });
+    expect(error).toMatchObject({
+      code: 'recursive-schema',
+      pointer: '/$defs/Node/properties/children/items',
+    });
     expect((error as Error).message).toMatch(/fixed depth/);
   });
 
@@ -158,11 +196,18 @@ describe('lowerJsonSchema → anthropic', () => {
   it('describes maps and keeps const', () => {
     const lowered = lower(mapAndConstSchema);
     expect(lowered.schema.properties).toEqual({
-      counts: { type: 'object', description: 'May have other keys; the value of each must match {"type":"integer"}.', properties: {}, additionalProperties: false },
+      counts: {
+        type: 'object',
+        description: 'May have other keys; the value of each must match {"type":"integer"}.',
+        properties: {},
+        additionalProperties: false,
+      },
       version: { type: 'string', const: 'v1' },
       answer: { type: 'integer', const: 42 },
     });
-    expect(changeKeys(lowered.changes)).toEqual([['/properties/counts', 'additionalProperties', 'moved-to-description']]);
+    expect(changeKeys(lowered.changes)).toEqual([
+      ['/properties/counts', 'additionalProperties', 'moved-to-description'],
+    ]);
   });
 
   it('wraps a non-object root and unwraps the answer', () => {

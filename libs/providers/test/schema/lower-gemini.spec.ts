@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { lowerJsonSchema } from '../../src/schema/lower-json-schema';
 import { SchemaLoweringError } from '../../src/schema/schema-lowering-error';
-import { allOfSchema, changeKeys, definitionsSchema, mapAndConstSchema, orderSchema, plainDefinitionsSchema, unionSchema } from './fixtures';
+import {
+  allOfSchema,
+  changeKeys,
+  definitionsSchema,
+  mapAndConstSchema,
+  orderSchema,
+  plainDefinitionsSchema,
+  unionSchema,
+} from './fixtures';
 
 const lower = (schema: Record<string, unknown>) => lowerJsonSchema(schema, 'gemini');
 
@@ -17,7 +25,10 @@ describe('lowerJsonSchema → gemini', () => {
         note: { type: 'string', maxLength: 200 },
         customer: {
           type: 'object',
-          properties: { name: { type: 'string', minLength: 1 }, website: { type: 'string', description: 'Must be a valid uri (format "uri").' } },
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            website: { type: 'string', description: 'Must be a valid uri (format "uri").' },
+          },
           required: ['name'],
           propertyOrdering: ['name', 'website'],
         },
@@ -57,7 +68,12 @@ describe('lowerJsonSchema → gemini', () => {
     const lowered = lower(unionSchema);
     expect(lowered.schema.properties).toEqual({
       kind: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'integer' }] },
-      size: { anyOf: [{ type: 'string', enum: ['S', 'M'] }, { type: 'integer', description: 'Must be exactly 1.' }] },
+      size: {
+        anyOf: [
+          { type: 'string', enum: ['S', 'M'] },
+          { type: 'integer', description: 'Must be exactly 1.' },
+        ],
+      },
       level: { type: 'integer', description: 'Must be one of: 1, 2, 3.' },
       maybe: { type: 'string', nullable: true },
       either: { description: 'A code or an amount', anyOf: [{ type: 'string' }, { type: 'number' }] },
@@ -77,9 +93,17 @@ describe('lowerJsonSchema → gemini', () => {
   it('folds a null branch of anyOf into nullable (pydantic Optional[X])', () => {
     const lowered = lower({
       type: 'object',
-      properties: { when: { anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }], description: 'Due date', default: null } },
+      properties: {
+        when: {
+          anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }],
+          description: 'Due date',
+          default: null,
+        },
+      },
     });
-    expect(lowered.schema.properties).toEqual({ when: { type: 'string', nullable: true, format: 'date-time', default: null, description: 'Due date' } });
+    expect(lowered.schema.properties).toEqual({
+      when: { type: 'string', nullable: true, format: 'date-time', default: null, description: 'Due date' },
+    });
     expect(changeKeys(lowered.changes)).toEqual([
       ['', 'propertyOrdering', 'added'],
       ['/properties/when/anyOf/1', 'type', 'union-rewritten'],
@@ -88,7 +112,12 @@ describe('lowerJsonSchema → gemini', () => {
 
   it('inlines $ref, drops $defs and refuses recursion', () => {
     const lowered = lower(plainDefinitionsSchema);
-    const address = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], propertyOrdering: ['city'] };
+    const address = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      propertyOrdering: ['city'],
+    };
     expect(lowered.schema).toEqual({
       type: 'object',
       properties: { home: address, work: { ...address, description: 'Office' } },
@@ -106,7 +135,9 @@ describe('lowerJsonSchema → gemini', () => {
       ['/$defs/Address', 'additionalProperties', 'dropped'],
     ]);
     expect(() => lower(definitionsSchema)).toThrow(SchemaLoweringError);
-    expect(() => lower(definitionsSchema)).toThrow(/Gemini's responseSchema does not accept recursive schemas/);
+    expect(() => lower(definitionsSchema)).toThrow(
+      /Gemini's responseSchema does not accept recursive schemas/,
+    );
   });
 
   it('merges allOf', () => {
@@ -121,7 +152,10 @@ describe('lowerJsonSchema → gemini', () => {
   it('turns a string const into a one-value enum and describes other consts and maps', () => {
     const lowered = lower(mapAndConstSchema);
     expect(lowered.schema.properties).toEqual({
-      counts: { type: 'object', description: 'May have other keys; the value of each must match {"type":"integer"}.' },
+      counts: {
+        type: 'object',
+        description: 'May have other keys; the value of each must match {"type":"integer"}.',
+      },
       version: { type: 'string', enum: ['v1'] },
       answer: { type: 'integer', description: 'Must be exactly 42.' },
     });
@@ -135,7 +169,12 @@ describe('lowerJsonSchema → gemini', () => {
   });
 
   it('splits multi-type arrays into anyOf with each type keeping its own constraints', () => {
-    const lowered = lower({ type: ['string', 'integer', 'null'], minLength: 2, maximum: 9, description: 'Code' });
+    const lowered = lower({
+      type: ['string', 'integer', 'null'],
+      minLength: 2,
+      maximum: 9,
+      description: 'Code',
+    });
     expect(lowered.schema).toEqual({
       description: 'Code',
       anyOf: [

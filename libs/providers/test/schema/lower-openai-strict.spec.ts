@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { lowerJsonSchema } from '../../src/schema/lower-json-schema';
 import { SchemaLoweringError } from '../../src/schema/schema-lowering-error';
-import { allOfSchema, changeKeys, definitionsSchema, mapAndConstSchema, orderSchema, unionSchema } from './fixtures';
+import {
+  allOfSchema,
+  changeKeys,
+  definitionsSchema,
+  mapAndConstSchema,
+  orderSchema,
+  unionSchema,
+} from './fixtures';
 
 const lower = (schema: Record<string, unknown>) => lowerJsonSchema(schema, 'openai-strict');
 
@@ -52,14 +59,21 @@ describe('lowerJsonSchema → openai-strict', () => {
       ['/properties/customer/properties/website', 'format', 'moved-to-description'],
       ['/properties/customer/properties/website', 'required', 'made-required-nullable'],
     ]);
-    expect(lowered.changes.find((change) => change.keyword === 'maxLength')?.detail).toContain('Must be at most 200 characters long.');
+    expect(lowered.changes.find((change) => change.keyword === 'maxLength')?.detail).toContain(
+      'Must be at most 200 characters long.',
+    );
   });
 
   it('turns oneOf into anyOf, splits mixed enums and multi-type arrays, keeps [T, "null"]', () => {
     const lowered = lower(unionSchema);
     expect(lowered.schema.properties).toEqual({
       kind: { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'integer' }] },
-      size: { anyOf: [{ type: 'string', enum: ['S', 'M'] }, { type: 'integer', enum: [1] }] },
+      size: {
+        anyOf: [
+          { type: 'string', enum: ['S', 'M'] },
+          { type: 'integer', enum: [1] },
+        ],
+      },
       level: { type: 'integer', enum: [1, 2, 3] },
       maybe: { type: ['string', 'null'] },
       either: { description: 'A code or an amount', anyOf: [{ type: 'string' }, { type: 'number' }] },
@@ -73,7 +87,12 @@ describe('lowerJsonSchema → openai-strict', () => {
 
   it('keeps $defs and local $ref (recursion included), inlines a $ref that has siblings, drops unused definitions', () => {
     const lowered = lower(definitionsSchema);
-    const address = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+    const address = {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+      additionalProperties: false,
+    };
     expect(lowered.schema).toEqual({
       type: 'object',
       properties: {
@@ -87,7 +106,10 @@ describe('lowerJsonSchema → openai-strict', () => {
         Address: address,
         Node: {
           type: 'object',
-          properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+          properties: {
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/Node' } },
+          },
           required: ['label', 'children'],
           additionalProperties: false,
         },
@@ -134,10 +156,21 @@ describe('lowerJsonSchema → openai-strict', () => {
   it('inlines a root $ref (the root must be an object) and keeps the recursive uses as references', () => {
     const schema = {
       $ref: '#/$defs/Item',
-      $defs: { Item: { type: 'object', properties: { parts: { type: 'array', items: { $ref: '#/$defs/Item' } } }, required: ['parts'] } },
+      $defs: {
+        Item: {
+          type: 'object',
+          properties: { parts: { type: 'array', items: { $ref: '#/$defs/Item' } } },
+          required: ['parts'],
+        },
+      },
     };
     const lowered = lower(schema);
-    const item = { type: 'object', properties: { parts: { type: 'array', items: { $ref: '#/$defs/Item' } } }, required: ['parts'], additionalProperties: false };
+    const item = {
+      type: 'object',
+      properties: { parts: { type: 'array', items: { $ref: '#/$defs/Item' } } },
+      required: ['parts'],
+      additionalProperties: false,
+    };
     expect(lowered.schema).toEqual({ ...item, $defs: { Item: item } });
     expect(changeKeys(lowered.changes)).toEqual([
       ['', '$ref', 'ref-inlined'],
@@ -162,7 +195,9 @@ describe('lowerJsonSchema → openai-strict', () => {
 
   it('describes the parts of an allOf that cannot be merged', () => {
     const lowered = lower({ allOf: [{ type: 'string', pattern: '^a' }, { pattern: 'b$' }] });
-    expect(lowered.schema.properties).toEqual({ value: { type: 'string', description: 'Must match the regular expression "b$".', pattern: '^a' } });
+    expect(lowered.schema.properties).toEqual({
+      value: { type: 'string', description: 'Must match the regular expression "b$".', pattern: '^a' },
+    });
     expect(changeKeys(lowered.changes)).toEqual([
       ['', 'allOf', 'union-rewritten'],
       ['', 'type', 'added'],
@@ -183,7 +218,9 @@ describe('lowerJsonSchema → openai-strict', () => {
       version: { type: 'string', const: 'v1' },
       answer: { type: 'integer', const: 42 },
     });
-    expect(changeKeys(lowered.changes)).toEqual([['/properties/counts', 'additionalProperties', 'moved-to-description']]);
+    expect(changeKeys(lowered.changes)).toEqual([
+      ['/properties/counts', 'additionalProperties', 'moved-to-description'],
+    ]);
   });
 
   it('wraps a non-object root as {value: …} and reports it', () => {
@@ -199,9 +236,18 @@ describe('lowerJsonSchema → openai-strict', () => {
   });
 
   it('gives untyped and array-without-items schemas a type, and reports it', () => {
-    const lowered = lower({ type: 'object', properties: { anything: {}, list: { type: 'array' } }, required: ['anything', 'list'] });
-    const primitives = { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] };
-    expect(lowered.schema.properties).toEqual({ anything: primitives, list: { type: 'array', items: primitives } });
+    const lowered = lower({
+      type: 'object',
+      properties: { anything: {}, list: { type: 'array' } },
+      required: ['anything', 'list'],
+    });
+    const primitives = {
+      anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+    };
+    expect(lowered.schema.properties).toEqual({
+      anything: primitives,
+      list: { type: 'array', items: primitives },
+    });
     expect(changeKeys(lowered.changes)).toEqual([
       ['', 'additionalProperties', 'added'],
       ['/properties/anything', 'type', 'added'],
@@ -221,9 +267,19 @@ describe('lowerJsonSchema → openai-strict', () => {
     const external = attempt({ type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } });
     expect(external).toBeInstanceOf(SchemaLoweringError);
     expect(external).toMatchObject({ code: 'unresolvable-ref', pointer: '/properties/a' });
-    expect(attempt({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } })).toMatchObject({ code: 'unresolvable-ref' });
-    expect(attempt({ type: 'object', properties: { a: { enum: [] } } })).toMatchObject({ code: 'invalid-schema', pointer: '/properties/a' });
-    expect(attempt({ type: 'object', properties: { a: { type: 'strin' } } })).toMatchObject({ code: 'invalid-schema', pointer: '/properties/a' });
-    expect(attempt({ allOf: [{ type: 'string' }, { type: 'integer' }] })).toMatchObject({ code: 'invalid-schema' });
+    expect(attempt({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } })).toMatchObject({
+      code: 'unresolvable-ref',
+    });
+    expect(attempt({ type: 'object', properties: { a: { enum: [] } } })).toMatchObject({
+      code: 'invalid-schema',
+      pointer: '/properties/a',
+    });
+    expect(attempt({ type: 'object', properties: { a: { type: 'strin' } } })).toMatchObject({
+      code: 'invalid-schema',
+      pointer: '/properties/a',
+    });
+    expect(attempt({ allOf: [{ type: 'string' }, { type: 'integer' }] })).toMatchObject({
+      code: 'invalid-schema',
+    });
   });
 });

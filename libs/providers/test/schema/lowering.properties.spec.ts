@@ -7,7 +7,13 @@ import { targetFormats, targetKeywords } from '../../src/schema/target-keywords'
 import { validateJson } from '../../src/schema/validate-json';
 import { losslessSchema, realisticSchema, recursiveSchema, withDefinitions } from './schema-arbitraries';
 import { valueArbitrary } from './value-arbitrary';
-import { isSchemaObject, LOWERED_APPLICATORS, pointerExists, type SchemaObject, walkSchemas } from './walk-schema';
+import {
+  isSchemaObject,
+  LOWERED_APPLICATORS,
+  pointerExists,
+  type SchemaObject,
+  walkSchemas,
+} from './walk-schema';
 
 /** `/$defs/<name>` of every definition referenced from the parts of `root` that get lowered. */
 function reachableDefinitions(root: SchemaObject, walked: ReadonlySet<string>): Set<string> {
@@ -27,11 +33,39 @@ function reachableDefinitions(root: SchemaObject, walked: ReadonlySet<string>): 
 /** Schema-shaped objects with keywords in the right places but values that may be of any JSON kind. */
 const garbledSchema: fc.Arbitrary<SchemaObject> = fc.letrec<{ schema: SchemaObject }>((tie) => ({
   schema: fc.dictionary(
-    fc.constantFrom('type', 'enum', 'const', 'properties', 'required', 'items', 'anyOf', 'oneOf', 'allOf', '$ref', 'minLength', 'pattern', 'format', 'minimum', 'additionalProperties', 'not', 'description', 'x-extra'),
+    fc.constantFrom(
+      'type',
+      'enum',
+      'const',
+      'properties',
+      'required',
+      'items',
+      'anyOf',
+      'oneOf',
+      'allOf',
+      '$ref',
+      'minLength',
+      'pattern',
+      'format',
+      'minimum',
+      'additionalProperties',
+      'not',
+      'description',
+      'x-extra',
+    ),
     fc.oneof(
       { depthSize: 'small' },
       fc.jsonValue({ maxDepth: 2 }),
-      fc.constantFrom('string', 'object', ['integer', 'null'], '#', '#/properties/a', '#/$defs/X', 'date-time', '^a+$'),
+      fc.constantFrom(
+        'string',
+        'object',
+        ['integer', 'null'],
+        '#',
+        '#/properties/a',
+        '#/$defs/X',
+        'date-time',
+        '^a+$',
+      ),
       tie('schema'),
       fc.array(tie('schema'), { maxLength: 2 }),
       fc.dictionary(fc.constantFrom('a', 'b'), tie('schema'), { maxKeys: 2 }),
@@ -50,12 +84,17 @@ function expectOnlyTargetKeywords(target: SchemaTarget, lowered: SchemaObject): 
   for (const { schema, pointer } of walkSchemas(lowered, LOWERED_APPLICATORS)) {
     for (const [keyword, value] of Object.entries(schema)) {
       expect(targetKeywords[target].has(keyword), `${target}: "${keyword}" at ${pointer || '/'}`).toBe(true);
-      if (keyword === 'format') expect(targetFormats[target].has(String(value)), `format ${String(value)}`).toBe(true);
+      if (keyword === 'format')
+        expect(targetFormats[target].has(String(value)), `format ${String(value)}`).toBe(true);
       if (keyword === 'additionalProperties') expect(value).toBe(false);
-      if (keyword === 'enum' && target === 'gemini') expect((value as unknown[]).every((item) => typeof item === 'string')).toBe(true);
+      if (keyword === 'enum' && target === 'gemini')
+        expect((value as unknown[]).every((item) => typeof item === 'string')).toBe(true);
       if (keyword === 'minItems' && target === 'anthropic') expect(value === 0 || value === 1).toBe(true);
     }
-    if (target === 'gemini') expect(schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))).toBe(false);
+    if (target === 'gemini')
+      expect(schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))).toBe(
+        false,
+      );
   }
 }
 
@@ -133,7 +172,11 @@ describe('lowering properties', () => {
   it('(d) openai-strict: answers valid under a lossless lowering validate against the original after restore', () => {
     const cases = fc.oneof(withDefinitions(losslessSchema), recursiveSchema).chain((schema) => {
       const lowered = lowerJsonSchema(schema, 'openai-strict');
-      return fc.tuple(fc.constant(schema), fc.constant(lowered), valueArbitrary(lowered.schema, lowered.schema));
+      return fc.tuple(
+        fc.constant(schema),
+        fc.constant(lowered),
+        valueArbitrary(lowered.schema, lowered.schema),
+      );
     });
     fc.assert(
       fc.property(cases, ([schema, lowered, answer]) => {
@@ -158,9 +201,32 @@ describe('lowering properties', () => {
       return true;
     };
     const checked = new Set([
-      'minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-      'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minProperties', 'maxProperties', 'dependentRequired', 'not',
-      'patternProperties', 'propertyNames', 'examples', 'default', '$comment', 'deprecated', 'x-vendor', 'title',
+      'minLength',
+      'maxLength',
+      'pattern',
+      'format',
+      'contentEncoding',
+      'minimum',
+      'maximum',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      'multipleOf',
+      'minItems',
+      'maxItems',
+      'uniqueItems',
+      'contains',
+      'minProperties',
+      'maxProperties',
+      'dependentRequired',
+      'not',
+      'patternProperties',
+      'propertyNames',
+      'examples',
+      'default',
+      '$comment',
+      'deprecated',
+      'x-vendor',
+      'title',
     ]);
     // Map values (`additionalProperties` schemas) are described as a whole, not lowered keyword by keyword.
     const walked = new Set(['properties', 'items', 'anyOf', 'oneOf', '$defs']);
@@ -177,10 +243,25 @@ describe('lowering properties', () => {
           if (isUnusedDefinition(pointer)) continue;
           for (const [keyword, value] of Object.entries(node)) {
             if (!checked.has(keyword) || keeps(keyword, value, node)) continue;
-            const reported = changes.filter((change) => change.pointer === pointer && change.keyword === keyword);
-            expect(reported.length, `${target} did not report ${keyword} at ${pointer || '/'}`).toBeGreaterThan(0);
-            const isAnnotation = ['examples', 'default', '$comment', 'deprecated', 'x-vendor', 'title'].includes(keyword);
-            const expected = isAnnotation || (keyword === 'uniqueItems' && value === false) ? 'dropped' : 'moved-to-description';
+            const reported = changes.filter(
+              (change) => change.pointer === pointer && change.keyword === keyword,
+            );
+            expect(
+              reported.length,
+              `${target} did not report ${keyword} at ${pointer || '/'}`,
+            ).toBeGreaterThan(0);
+            const isAnnotation = [
+              'examples',
+              'default',
+              '$comment',
+              'deprecated',
+              'x-vendor',
+              'title',
+            ].includes(keyword);
+            const expected =
+              isAnnotation || (keyword === 'uniqueItems' && value === false)
+                ? 'dropped'
+                : 'moved-to-description';
             expect(reported.map((change) => change.action)).toContain(expected);
           }
         }
@@ -189,19 +270,22 @@ describe('lowering properties', () => {
     );
   });
 
-  it.each(TARGETS)('%s: arbitrary (even nonsensical) schemas either lower or fail with SchemaLoweringError', (target) => {
-    fc.assert(
-      fc.property(garbledSchema, (schema) => {
-        try {
-          expectOnlyTargetKeywords(target, lowerJsonSchema(schema, target).schema);
-        } catch (error) {
-          if (!(error instanceof SchemaLoweringError)) throw error;
-          expect(error.message.length).toBeGreaterThan(0);
-        }
-      }),
-      RUNS,
-    );
-  });
+  it.each(TARGETS)(
+    '%s: arbitrary (even nonsensical) schemas either lower or fail with SchemaLoweringError',
+    (target) => {
+      fc.assert(
+        fc.property(garbledSchema, (schema) => {
+          try {
+            expectOnlyTargetKeywords(target, lowerJsonSchema(schema, target).schema);
+          } catch (error) {
+            if (!(error instanceof SchemaLoweringError)) throw error;
+            expect(error.message.length).toBeGreaterThan(0);
+          }
+        }),
+        RUNS,
+      );
+    },
+  );
 
   it('validateJson never throws, whatever the schema', () => {
     fc.assert(

@@ -24,25 +24,49 @@ function types(schema: SchemaObject): string[] {
   return Array.isArray(schema.type) ? schema.type.map(String) : [];
 }
 
-function numberBounds(schema: SchemaObject): { min?: number; max?: number; minExcluded: boolean; maxExcluded: boolean } {
+function numberBounds(schema: SchemaObject): {
+  min?: number;
+  max?: number;
+  minExcluded: boolean;
+  maxExcluded: boolean;
+} {
   const numberOrUndefined = (value: unknown) => (typeof value === 'number' ? value : undefined);
   const minimum = numberOrUndefined(schema.minimum);
   const exclusiveMinimum = numberOrUndefined(schema.exclusiveMinimum);
   const maximum = numberOrUndefined(schema.maximum);
   const exclusiveMaximum = numberOrUndefined(schema.exclusiveMaximum);
-  const min = exclusiveMinimum !== undefined && (minimum === undefined || exclusiveMinimum >= minimum) ? exclusiveMinimum : minimum;
-  const max = exclusiveMaximum !== undefined && (maximum === undefined || exclusiveMaximum <= maximum) ? exclusiveMaximum : maximum;
-  return { min, max, minExcluded: min !== undefined && min === exclusiveMinimum, maxExcluded: max !== undefined && max === exclusiveMaximum };
+  const min =
+    exclusiveMinimum !== undefined && (minimum === undefined || exclusiveMinimum >= minimum)
+      ? exclusiveMinimum
+      : minimum;
+  const max =
+    exclusiveMaximum !== undefined && (maximum === undefined || exclusiveMaximum <= maximum)
+      ? exclusiveMaximum
+      : maximum;
+  return {
+    min,
+    max,
+    minExcluded: min !== undefined && min === exclusiveMinimum,
+    maxExcluded: max !== undefined && max === exclusiveMaximum,
+  };
 }
 
-function valueOfType(type: string, schema: SchemaObject, root: SchemaObject, depth: number): fc.Arbitrary<unknown> {
+function valueOfType(
+  type: string,
+  schema: SchemaObject,
+  root: SchemaObject,
+  depth: number,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
       return fc.constant(null);
     case 'boolean':
       return fc.boolean();
     case 'string':
-      return fc.string({ minLength: Number(schema.minLength ?? 0), maxLength: Number(schema.maxLength ?? 8) });
+      return fc.string({
+        minLength: Number(schema.minLength ?? 0),
+        maxLength: Number(schema.maxLength ?? 8),
+      });
     case 'integer': {
       const { min, max, minExcluded, maxExcluded } = numberBounds(schema);
       const low = min === undefined ? -1000 : minExcluded ? Math.floor(min) + 1 : Math.ceil(min);
@@ -52,20 +76,29 @@ function valueOfType(type: string, schema: SchemaObject, root: SchemaObject, dep
     case 'number': {
       const { min, max, minExcluded, maxExcluded } = numberBounds(schema);
       return fc
-        .double({ min: min ?? -1e6, max: max ?? 1e6, noNaN: true, noDefaultInfinity: true, minExcluded, maxExcluded })
+        .double({
+          min: min ?? -1e6,
+          max: max ?? 1e6,
+          noNaN: true,
+          noDefaultInfinity: true,
+          minExcluded,
+          maxExcluded,
+        })
         .map((value) => (Object.is(value, -0) ? 0 : value));
     }
     case 'array': {
       const minLength = Number(schema.minItems ?? 0);
       const maxLength = Math.max(minLength, Math.min(Number(schema.maxItems ?? 3), 3));
-      const items = schema.items === undefined ? fc.constant(null) : valueArbitrary(schema.items, root, depth);
+      const items =
+        schema.items === undefined ? fc.constant(null) : valueArbitrary(schema.items, root, depth);
       return fc.array(items, { minLength, maxLength: depth > MAX_REF_DEPTH ? minLength : maxLength });
     }
     case 'object': {
       const properties = isSchemaObject(schema.properties) ? schema.properties : {};
       const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
       const model: Record<string, fc.Arbitrary<unknown>> = {};
-      for (const [name, child] of Object.entries(properties)) model[name] = valueArbitrary(child, root, depth);
+      for (const [name, child] of Object.entries(properties))
+        model[name] = valueArbitrary(child, root, depth);
       return fc.record(model, { requiredKeys: [...required].filter((name) => name in model) });
     }
     default:
@@ -89,17 +122,31 @@ function smallest(schema: SchemaObject, root: SchemaObject, seen: number): unkno
   const [type] = schemaTypes;
   if (type === 'array') {
     const minItems = Number(schema.minItems ?? 0);
-    return Array.from({ length: minItems }, () => (isSchemaObject(schema.items) ? smallest(schema.items, root, seen + 1) : null));
+    return Array.from({ length: minItems }, () =>
+      isSchemaObject(schema.items) ? smallest(schema.items, root, seen + 1) : null,
+    );
   }
   if (type === 'object') {
     const properties = isSchemaObject(schema.properties) ? schema.properties : {};
     const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
-    return Object.fromEntries(required.map((name) => [name, isSchemaObject(properties[name]) ? smallest(properties[name], root, seen + 1) : null]));
+    return Object.fromEntries(
+      required.map((name) => [
+        name,
+        isSchemaObject(properties[name]) ? smallest(properties[name], root, seen + 1) : null,
+      ]),
+    );
   }
   if (type === 'string') return 'x'.repeat(Number(schema.minLength ?? 0));
   if (type === 'integer' || type === 'number') {
     const { min, max, minExcluded } = numberBounds(schema);
-    if (min !== undefined) return type === 'integer' ? (minExcluded ? Math.floor(min) + 1 : Math.ceil(min)) : minExcluded ? min + Math.min(1, ((max ?? min + 2) - min) / 2) : min;
+    if (min !== undefined)
+      return type === 'integer'
+        ? minExcluded
+          ? Math.floor(min) + 1
+          : Math.ceil(min)
+        : minExcluded
+          ? min + Math.min(1, ((max ?? min + 2) - min) / 2)
+          : min;
     return max !== undefined ? Math.min(0, Math.floor(max) - 1) : 0;
   }
   return type === 'boolean' ? false : null;
@@ -110,12 +157,16 @@ export function valueArbitrary(schema: unknown, root: SchemaObject, depth = 0): 
   if (!isSchemaObject(schema)) throw new Error('test helper expects schema objects');
   if (typeof schema.$ref === 'string') {
     const target = resolve(root, schema.$ref);
-    return depth >= MAX_REF_DEPTH ? fc.constant(smallest(target, root, 0)) : valueArbitrary(target, root, depth + 1);
+    return depth >= MAX_REF_DEPTH
+      ? fc.constant(smallest(target, root, 0))
+      : valueArbitrary(target, root, depth + 1);
   }
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...schema.enum);
-  if (Array.isArray(schema.anyOf)) return fc.oneof(...schema.anyOf.map((branch) => valueArbitrary(branch, root, depth)));
+  if (Array.isArray(schema.anyOf))
+    return fc.oneof(...schema.anyOf.map((branch) => valueArbitrary(branch, root, depth)));
   const schemaTypes = types(schema);
-  if (schemaTypes.length === 0) throw new Error(`test helper: untyped lowered schema ${JSON.stringify(schema)}`);
+  if (schemaTypes.length === 0)
+    throw new Error(`test helper: untyped lowered schema ${JSON.stringify(schema)}`);
   return fc.oneof(...schemaTypes.map((type) => valueOfType(type, schema, root, depth)));
 }

@@ -7,7 +7,10 @@ export function isSchemaObject(value: unknown): value is SchemaObject {
 }
 
 function pointerTo(base: string, ...tokens: Array<string | number>): string {
-  return tokens.reduce<string>((pointer, token) => `${pointer}/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`, base);
+  return tokens.reduce<string>(
+    (pointer, token) => `${pointer}/${String(token).replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    base,
+  );
 }
 
 /** Keywords whose value is one subschema, a list of them, or a name → subschema map. */
@@ -30,15 +33,23 @@ export function* walkSchemas(
     if (!descend.has(keyword)) continue;
     if (SINGLE.includes(keyword)) yield* walkSchemas(value, descend, pointerTo(pointer, keyword));
     else if (LISTS.includes(keyword) && Array.isArray(value)) {
-      for (const [index, child] of value.entries()) yield* walkSchemas(child, descend, pointerTo(pointer, keyword, index));
+      for (const [index, child] of value.entries())
+        yield* walkSchemas(child, descend, pointerTo(pointer, keyword, index));
     } else if (MAPS.includes(keyword) && isSchemaObject(value)) {
-      for (const [name, child] of Object.entries(value)) yield* walkSchemas(child, descend, pointerTo(pointer, keyword, name));
+      for (const [name, child] of Object.entries(value))
+        yield* walkSchemas(child, descend, pointerTo(pointer, keyword, name));
     }
   }
 }
 
 /** The subschemas a lowered schema is made of (data-valued keywords such as `enum` are not walked). */
-export const LOWERED_APPLICATORS: ReadonlySet<string> = new Set(['properties', 'items', 'anyOf', 'allOf', '$defs']);
+export const LOWERED_APPLICATORS: ReadonlySet<string> = new Set([
+  'properties',
+  'items',
+  'anyOf',
+  'allOf',
+  '$defs',
+]);
 
 /** Whether `pointer` addresses something inside `root`. */
 export function pointerExists(root: unknown, pointer: string): boolean {
@@ -46,7 +57,8 @@ export function pointerExists(root: unknown, pointer: string): boolean {
   let current: unknown = root;
   for (const raw of pointer.slice(1).split('/')) {
     const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(current) && /^\d+$/.test(token) && Number(token) < current.length) current = current[Number(token)];
+    if (Array.isArray(current) && /^\d+$/.test(token) && Number(token) < current.length)
+      current = current[Number(token)];
     else if (isSchemaObject(current) && Object.hasOwn(current, token)) current = current[token];
     else return false;
   }

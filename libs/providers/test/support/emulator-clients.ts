@@ -33,7 +33,10 @@ export function createClients(emulator: ProviderEmulator, options: { anthropicVe
 }
 
 /** Starts one emulator for the file and clears its queue and records before each test. */
-export function useEmulator(): { emulator: () => ProviderEmulator; clients: () => ReturnType<typeof createClients> } {
+export function useEmulator(): {
+  emulator: () => ProviderEmulator;
+  clients: () => ReturnType<typeof createClients>;
+} {
   let emulator: ProviderEmulator | undefined;
   let clients: ReturnType<typeof createClients> | undefined;
   beforeAll(async () => {

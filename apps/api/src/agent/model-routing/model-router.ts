@@ -66,7 +66,9 @@ export class ModelRouter {
 
   /** The providers that have credentials, for `/v1/models` and diagnostics. */
   configuredProviders(): ProviderName[] {
-    return (Object.keys(this.settings.endpoints) as ProviderName[]).filter((provider) => this.settings.endpoints[provider].apiKey);
+    return (Object.keys(this.settings.endpoints) as ProviderName[]).filter(
+      (provider) => this.settings.endpoints[provider].apiKey,
+    );
   }
 
   resolve(model: string): ResolvedModel {
@@ -76,7 +78,12 @@ export class ModelRouter {
     const endpoint = this.settings.endpoints[provider];
     const apiKey = route?.apiKeyEnv ? this.environment[route.apiKeyEnv] : endpoint.apiKey?.reveal();
     if (!apiKey) {
-      throw new ModelRoutingError({ kind: 'provider-not-configured', model, provider, variable: route?.apiKeyEnv ?? keyVariable[provider] });
+      throw new ModelRoutingError({
+        kind: 'provider-not-configured',
+        model,
+        provider,
+        variable: route?.apiKeyEnv ?? keyVariable[provider],
+      });
     }
     const baseUrl = route?.baseUrl ?? endpoint.baseUrl;
     const cacheKey = `${provider}\u0000${baseUrl ?? ''}\u0000${route?.apiKeyEnv ?? ''}\u0000${provider === 'gemini' ? model : ''}`;
@@ -88,7 +95,12 @@ export class ModelRouter {
     return { model, provider, client };
   }
 
-  private createClient(provider: ProviderName, model: string, apiKey: string, baseUrl: string | undefined): SupportedClient {
+  private createClient(
+    provider: ProviderName,
+    model: string,
+    apiKey: string,
+    baseUrl: string | undefined,
+  ): SupportedClient {
     const timeout = this.settings.requestTimeoutMs;
     switch (provider) {
       case 'openai':

@@ -33,7 +33,10 @@ const routeSchema = z
     pattern: z.string().min(1),
     provider: z.enum(['openai', 'anthropic', 'gemini']),
     baseUrl: z.url().optional(),
-    apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/)
+      .optional(),
   })
   .strict();
 
@@ -44,7 +47,11 @@ export class ModelRoutingConfigError extends Error {
   override readonly name = 'ModelRoutingConfigError';
 }
 
-function readEndpoint(environment: NodeJS.ProcessEnv, keyNames: string[], baseUrlName: string): ProviderEndpoint {
+function readEndpoint(
+  environment: NodeJS.ProcessEnv,
+  keyNames: string[],
+  baseUrlName: string,
+): ProviderEndpoint {
   const keyName = keyNames.find((name) => environment[name]);
   const baseUrl = optionalUrl.safeParse(environment[baseUrlName] || undefined);
   if (!baseUrl.success) throw new ModelRoutingConfigError(`${baseUrlName} must be an absolute URL`);
@@ -68,7 +75,9 @@ export function readModelRoutingSettings(environment: NodeJS.ProcessEnv): ModelR
     }
     const result = z.array(routeSchema).safeParse(parsed);
     if (!result.success) {
-      throw new ModelRoutingConfigError(`AGENTDESK_MODEL_ROUTES: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      throw new ModelRoutingConfigError(
+        `AGENTDESK_MODEL_ROUTES: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
+      );
     }
     routes = result.data.map((route) => ({ ...route }));
   }

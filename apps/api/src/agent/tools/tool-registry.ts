@@ -5,7 +5,8 @@ import type { AgentTool, ToolContext, ToolOutput } from './agent-tool';
 /** `read_tool_result`: pages through the stored original of a truncated tool result. */
 export const readToolResultAgentTool: AgentTool = {
   definition: readToolResultTool,
-  execute: (argumentsText: string, context: ToolContext) => createReadToolResultExecutor(context.toolResults)(argumentsText),
+  execute: (argumentsText: string, context: ToolContext) =>
+    createReadToolResultExecutor(context.toolResults)(argumentsText),
 };
 
 /** The tools every agent turn offers. More arrive with the sandbox. */
@@ -34,7 +35,10 @@ export class ToolRegistry {
   async execute(name: string, argumentsText: string, context: ToolContext): Promise<ToolOutput> {
     const tool = this.#tools.get(name);
     if (!tool) {
-      return { content: `Unknown tool "${name}". Available tools: ${[...this.#tools.keys()].join(', ')}.`, isError: true };
+      return {
+        content: `Unknown tool "${name}". Available tools: ${[...this.#tools.keys()].join(', ')}.`,
+        isError: true,
+      };
     }
     return tool.execute(argumentsText, context);
   }

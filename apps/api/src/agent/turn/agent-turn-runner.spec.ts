@@ -12,10 +12,17 @@ import { AgentTurnRunner, type TurnInput } from './agent-turn-runner';
 import type { TurnEvent } from './turn-events';
 import { defaultTurnSettings } from './turn-settings';
 
-const hugeLog = Array.from({ length: 40_000 }, (_, line) => `2026-11-30T00:00:${String(line % 60).padStart(2, '0')} row ${line} status=ok`).join('\n');
+const hugeLog = Array.from(
+  { length: 40_000 },
+  (_, line) => `2026-11-30T00:00:${String(line % 60).padStart(2, '0')} row ${line} status=ok`,
+).join('\n');
 
 const dumpTool: AgentTool = {
-  definition: { name: 'dump_table', description: 'Dumps a table', parameters: { type: 'object', properties: { table: { type: 'string' } } } },
+  definition: {
+    name: 'dump_table',
+    description: 'Dumps a table',
+    parameters: { type: 'object', properties: { table: { type: 'string' } } },
+  },
   execute: async () => ({ content: hugeLog, isError: false }),
 };
 const crashingTool: AgentTool = {
@@ -41,7 +48,11 @@ beforeEach(async () => {
   emulator.reset();
   database = await sqliteTestDatabase();
   owner = await database.repositories.users.create({ externalId: 'alice' });
-  session = await database.repositories.sessions.create({ ownerUserId: owner.id, model: 'gpt-test', systemPrompt: 'Be helpful.' });
+  session = await database.repositories.sessions.create({
+    ownerUserId: owner.id,
+    model: 'gpt-test',
+    systemPrompt: 'Be helpful.',
+  });
   const environment = {
     OPENAI_API_KEY: 'k',
     OPENAI_BASE_URL: emulator.openaiBaseUrl,
@@ -54,7 +65,12 @@ beforeEach(async () => {
     repositories: database.repositories,
     router: new ModelRouter(readModelRoutingSettings(environment), environment),
     tools: new ToolRegistry([...builtInTools(), dumpTool, crashingTool]),
-    settings: { ...defaultTurnSettings, summarize: false, scratchpadBudgetTokens: 2_000, storedToolResultTokens: 1_000 },
+    settings: {
+      ...defaultTurnSettings,
+      summarize: false,
+      scratchpadBudgetTokens: 2_000,
+      storedToolResultTokens: 1_000,
+    },
   });
 });
 afterEach(async () => {
@@ -62,7 +78,14 @@ afterEach(async () => {
 });
 
 function input(content: string, extra: Partial<TurnInput> = {}): TurnInput {
-  return { ownerUserId: owner.id, sessionId: session.id, content, signal: new AbortController().signal, stream: false, ...extra };
+  return {
+    ownerUserId: owner.id,
+    sessionId: session.id,
+    content,
+    signal: new AbortController().signal,
+    stream: false,
+    ...extra,
+  };
 }
 
 async function transcript() {
@@ -79,8 +102,13 @@ describe('AgentTurnRunner', () => {
       ['user', 'complete', [{ type: 'text', text: 'Hi' }]],
       ['assistant', 'complete', [{ type: 'text', text: 'Hello Alice' }]],
     ]);
-    expect(messages[1]).toMatchObject({ usage: { input: 11, output: 3, thinking: 0, cached: 0 }, model: 'gpt-test' });
-    expect((await database.repositories.sessions.getForOwner(owner.id, session.id)).tokenTotals).toMatchObject({ input: 11, output: 3 });
+    expect(messages[1]).toMatchObject({
+      usage: { input: 11, output: 3, thinking: 0, cached: 0 },
+      model: 'gpt-test',
+    });
+    expect(
+      (await database.repositories.sessions.getForOwner(owner.id, session.id)).tokenTotals,
+    ).toMatchObject({ input: 11, output: 3 });
     expect(emulator.lastRequest()?.body).toMatchObject({
       messages: [
         { role: 'system', content: 'Be helpful.' },
@@ -91,7 +119,10 @@ describe('AgentTurnRunner', () => {
 
   it('runs the tool loop; a huge tool result is kept whole aside and the model gets it truncated with the notice', async () => {
     emulator.script(
-      { kind: 'tool-calls', toolCalls: [{ name: 'dump_table', arguments: { table: 'logs' }, id: 'call_dump' }] },
+      {
+        kind: 'tool-calls',
+        toolCalls: [{ name: 'dump_table', arguments: { table: 'logs' }, id: 'call_dump' }],
+      },
       { kind: 'text', text: 'The log is long; I saw part of it.' },
     );
     const events: TurnEvent[] = [];
@@ -104,23 +135,44 @@ describe('AgentTurnRunner', () => {
     const storedToolText = String(messages[2]?.contentParts[0]?.['text']);
     expect(hasTruncationNotice(storedToolText)).toBe(true);
     expect(storedToolText.length).toBeLessThan(hugeLog.length / 10);
-    const secondCall = emulator.lastRequest()?.body as { messages: Array<{ role: string; content: string; tool_call_id?: string }> };
+    const secondCall = emulator.lastRequest()?.body as {
+      messages: Array<{ role: string; content: string; tool_call_id?: string }>;
+    };
     const toolMessage = secondCall.messages.find((message) => message.role === 'tool');
     expect(toolMessage?.tool_call_id).toBe('call_dump');
     expect(hasTruncationNotice(toolMessage?.content ?? '')).toBe(true);
     expect(toolMessage?.content).toContain('call_dump');
     expect(messages[3]?.compressionEvents?.length).toBe(1);
-    expect(events.map((event) => event.type)).toEqual(['turn-start', 'tool-call', 'usage', 'tool-result', 'compression', 'usage', 'turn-end']);
+    expect(events.map((event) => event.type)).toEqual([
+      'turn-start',
+      'tool-call',
+      'usage',
+      'tool-result',
+      'compression',
+      'usage',
+      'turn-end',
+    ]);
   });
 
   it('read_tool_result pages through the stored original', async () => {
     emulator.script(
       { kind: 'tool-calls', toolCalls: [{ name: 'dump_table', arguments: {}, id: 'call_dump' }] },
-      { kind: 'tool-calls', toolCalls: [{ name: 'read_tool_result', arguments: { id: 'call_dump', offset: 100, limit: 50 }, id: 'call_read' }] },
+      {
+        kind: 'tool-calls',
+        toolCalls: [
+          {
+            name: 'read_tool_result',
+            arguments: { id: 'call_dump', offset: 100, limit: 50 },
+            id: 'call_read',
+          },
+        ],
+      },
       { kind: 'text', text: 'done' },
     );
     await runner.run(input('Dig in'), () => undefined);
-    const lastBody = emulator.lastRequest()?.body as { messages: Array<{ role: string; content: string; tool_call_id?: string }> };
+    const lastBody = emulator.lastRequest()?.body as {
+      messages: Array<{ role: string; content: string; tool_call_id?: string }>;
+    };
     const page = lastBody.messages.find((message) => message.tool_call_id === 'call_read');
     expect(page?.content).toContain(hugeLog.slice(100, 150));
   });
@@ -139,7 +191,10 @@ describe('AgentTurnRunner', () => {
       ['user', 'complete'],
       ['assistant', 'complete'],
     ]);
-    expect(messages[1]?.error).toMatchObject({ message: expect.stringContaining('upstream down'), provider: 'openai' });
+    expect(messages[1]?.error).toMatchObject({
+      message: expect.stringContaining('upstream down'),
+      provider: 'openai',
+    });
     // The failed answer is not shown to the model again; both user messages are.
     const body = emulator.lastRequest()?.body as { messages: unknown[] };
     expect(body.messages).toEqual([
@@ -150,7 +205,12 @@ describe('AgentTurnRunner', () => {
   });
 
   it('a stream cut mid-way records what was produced and fails the turn', async () => {
-    emulator.script({ kind: 'text', text: 'abcdefghijklmnopqrstuvwxyz', chunkSize: 2, streamFault: { kind: 'cut', afterChunks: 5 } });
+    emulator.script({
+      kind: 'text',
+      text: 'abcdefghijklmnopqrstuvwxyz',
+      chunkSize: 2,
+      streamFault: { kind: 'cut', afterChunks: 5 },
+    });
     const events: TurnEvent[] = [];
     const result = await runner.run(input('Stream please', { stream: true }), (event) => events.push(event));
     expect(result.status).toBe('failed');
@@ -174,7 +234,9 @@ describe('AgentTurnRunner', () => {
     emulator.script({ kind: 'text', text: 'slow', delayMs: 300 });
     const running = runner.run(input('one'), () => undefined);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(runner.run(input('two'), () => undefined)).rejects.toMatchObject({ code: StorageErrorCode.TurnInProgress });
+    await expect(runner.run(input('two'), () => undefined)).rejects.toMatchObject({
+      code: StorageErrorCode.TurnInProgress,
+    });
     expect((await running).status).toBe('complete');
   });
 
@@ -190,7 +252,10 @@ describe('AgentTurnRunner', () => {
   it('a crashing tool fails the turn with the tool named', async () => {
     emulator.script({ kind: 'tool-calls', toolCalls: [{ name: 'explode', arguments: {}, id: 'call_x' }] });
     const result = await runner.run(input('Do it'), () => undefined);
-    expect(result).toMatchObject({ status: 'failed', error: { code: 'tool_failed', message: 'Tool explode failed: disk on fire' } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: { code: 'tool_failed', message: 'Tool explode failed: disk on fire' },
+    });
   });
 
   it('continues a session on another provider: the history with tool calls converts', async () => {
@@ -212,7 +277,10 @@ describe('AgentTurnRunner', () => {
     emulator.script({ kind: 'json' });
     const result = await runner.run(
       input('Classify', {
-        responseFormat: { type: 'json_schema', schema: { type: 'object', properties: { label: { enum: ['spam', 'ham'] } }, required: ['label'] } },
+        responseFormat: {
+          type: 'json_schema',
+          schema: { type: 'object', properties: { label: { enum: ['spam', 'ham'] } }, required: ['label'] },
+        },
       }),
       () => undefined,
     );

@@ -79,13 +79,25 @@ export class AgentTurnRunner {
         idempotencyKey: input.idempotencyKey ?? null,
       });
       if (!appended.created) return await this.replay(input, appended.message);
-      emit({ type: 'turn-start', turnId, sessionId: input.sessionId, userMessageId: appended.message.id, model: resolved.model });
+      emit({
+        type: 'turn-start',
+        turnId,
+        sessionId: input.sessionId,
+        userMessageId: appended.message.id,
+        model: resolved.model,
+      });
       const history = await this.history(input, appended.message.seq);
-      const system: ChatMessage[] = session.systemPrompt ? [{ role: 'system', content: session.systemPrompt }] : [];
+      const system: ChatMessage[] = session.systemPrompt
+        ? [{ role: 'system', content: session.systemPrompt }]
+        : [];
       return await this.loop(input, emit, {
         turnId,
         resolved,
-        prefix: [...system, ...history, { role: 'user', content: typeof input.content === 'string' ? input.content : [...input.content] }],
+        prefix: [
+          ...system,
+          ...history,
+          { role: 'user', content: typeof input.content === 'string' ? input.content : [...input.content] },
+        ],
         userMessage: appended.message,
       });
     } finally {
@@ -105,7 +117,12 @@ export class AgentTurnRunner {
     const compressor = new ScratchpadCompressor({
       model: resolved.model,
       store,
-      ...(settings.summarize && { summarizer: createModelSummarizer({ client: resolved.client, modelParams: { model: resolved.model } }) }),
+      ...(settings.summarize && {
+        summarizer: createModelSummarizer({
+          client: resolved.client,
+          modelParams: { model: resolved.model },
+        }),
+      }),
     });
     const scratchpad: ChatMessage[] = [];
     const messageIds = () => written.map((message) => message.id);
@@ -122,7 +139,11 @@ export class AgentTurnRunner {
       let compressionEvents: CompressionEvent[] = [];
       let result: ChatCompletionResult;
       try {
-        const compressed = await compressor.compress({ entries: scratchpad, budgetTokens: settings.scratchpadBudgetTokens, signal: input.signal });
+        const compressed = await compressor.compress({
+          entries: scratchpad,
+          budgetTokens: settings.scratchpadBudgetTokens,
+          signal: input.signal,
+        });
         compressionEvents = compressed.event.method === 'none' ? [] : [compressed.event];
         for (const event of compressionEvents) emit({ type: 'compression', event });
         result = await this.callModel(input, emit, pending.message.id, produced, {
@@ -175,7 +196,9 @@ export class AgentTurnRunner {
           scratchpad.push(toolMessage.chat);
         } catch (error) {
           const turnError: TurnError =
-            error instanceof TurnFailure ? error.turnError : { code: 'tool_failed', message: `Tool ${toolCall.name} failed: ${describe(error)}` };
+            error instanceof TurnFailure
+              ? error.turnError
+              : { code: 'tool_failed', message: `Tool ${toolCall.name} failed: ${describe(error)}` };
           const failed = await repositories.messages.append(input.ownerUserId, input.sessionId, {
             role: 'tool',
             toolCallId: toolCall.id,
@@ -190,7 +213,10 @@ export class AgentTurnRunner {
       }
     }
     // Unreachable in practice: the last call is told not to use tools.
-    const turnError: TurnError = { code: 'tool_loop_limit', message: `The model kept calling tools after ${settings.maxModelCalls} calls` };
+    const turnError: TurnError = {
+      code: 'tool_loop_limit',
+      message: `The model kept calling tools after ${settings.maxModelCalls} calls`,
+    };
     emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
     return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
   }
@@ -241,13 +267,20 @@ export class AgentTurnRunner {
       toolResults: store,
       signal: input.signal,
     });
-    const toolChat: ChatMessage = { role: 'tool', toolCallId: toolCall.id, toolName: toolCall.name, content: output.content, ...(output.isError && { isError: true }) };
+    const toolChat: ChatMessage = {
+      role: 'tool',
+      toolCallId: toolCall.id,
+      toolName: toolCall.name,
+      content: output.content,
+      ...(output.isError && { isError: true }),
+    };
     const bounded = await compressor.compress({
       entries: [{ role: 'assistant', content: '', toolCalls: [toolCall] }, toolChat],
       budgetTokens: settings.storedToolResultTokens,
     });
     const boundedTool = bounded.messages.find((message) => message.role === 'tool');
-    const storedText = boundedTool && boundedTool.role === 'tool' ? textOfTool(boundedTool.content) : output.content;
+    const storedText =
+      boundedTool && boundedTool.role === 'tool' ? textOfTool(boundedTool.content) : output.content;
     const appended = await repositories.messages.append(input.ownerUserId, input.sessionId, {
       role: 'tool',
       toolCallId: toolCall.id,
@@ -271,10 +304,14 @@ export class AgentTurnRunner {
     const messages: Message[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.dependencies.repositories.messages.listForOwner(input.ownerUserId, input.sessionId, {
-        limit: 500,
-        ...(cursor && { cursor }),
-      });
+      const page = await this.dependencies.repositories.messages.listForOwner(
+        input.ownerUserId,
+        input.sessionId,
+        {
+          limit: 500,
+          ...(cursor && { cursor }),
+        },
+      );
       for (const message of page.items) if (message.seq < beforeSequence) messages.push(message);
       cursor = page.nextCursor ?? undefined;
       if (page.items.some((message) => message.seq >= beforeSequence)) break;
@@ -287,10 +324,14 @@ export class AgentTurnRunner {
     const after: Message[] = [];
     let cursor: string | undefined;
     collect: do {
-      const page = await this.dependencies.repositories.messages.listForOwner(input.ownerUserId, input.sessionId, {
-        limit: 500,
-        ...(cursor && { cursor }),
-      });
+      const page = await this.dependencies.repositories.messages.listForOwner(
+        input.ownerUserId,
+        input.sessionId,
+        {
+          limit: 500,
+          ...(cursor && { cursor }),
+        },
+      );
       for (const message of page.items) {
         if (message.seq <= userMessage.seq) continue;
         if (message.role === 'user') break collect;

@@ -15,7 +15,11 @@ export class SessionToolResultStore implements ToolResultStore {
 
   async put(record: ToolResultRecord): Promise<string> {
     try {
-      await this.toolResults.save(this.ownerUserId, { sessionId: this.sessionId, toolCallId: record.toolCallId, content: record.content });
+      await this.toolResults.save(this.ownerUserId, {
+        sessionId: this.sessionId,
+        toolCallId: record.toolCallId,
+        content: record.content,
+      });
     } catch (error) {
       if (!(isStorageError(error) && error.code === StorageErrorCode.Conflict)) throw error;
     }

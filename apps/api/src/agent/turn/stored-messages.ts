@@ -1,9 +1,17 @@
-import type { AssistantMessage, ChatMessage, TextPart, ToolCall, UserContentPart } from '@agentdesk/providers';
+import type {
+  AssistantMessage,
+  ChatMessage,
+  TextPart,
+  ToolCall,
+  UserContentPart,
+} from '@agentdesk/providers';
 import type { JsonObject, Message } from '../../storage';
 
 /** Stored content parts back to the provider-neutral shape. */
 function textOf(parts: readonly JsonObject[]): string {
-  return parts.map((part) => (part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : '')).join('');
+  return parts
+    .map((part) => (part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : ''))
+    .join('');
 }
 
 function userContent(parts: readonly JsonObject[]): string | UserContentPart[] {
@@ -29,7 +37,13 @@ export function storedMessagesToChat(messages: readonly Message[]): ChatMessage[
   let openCalls = new Map<string, ToolCall>();
   const closeOpenCalls = () => {
     for (const call of openCalls.values()) {
-      chat.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: missingToolResultText, isError: true });
+      chat.push({
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+        content: missingToolResultText,
+        isError: true,
+      });
     }
     openCalls = new Map();
   };

@@ -18,7 +18,14 @@ export type TurnEvent =
   | { type: 'turn-start'; turnId: string; sessionId: string; userMessageId: string; model: string }
   | { type: 'text-delta'; messageId: string; text: string }
   | { type: 'tool-call'; messageId: string; toolCall: ToolCall }
-  | { type: 'tool-result'; toolCallId: string; toolName: string; isError: boolean; characters: number; preview: string }
+  | {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      isError: boolean;
+      characters: number;
+      preview: string;
+    }
   | { type: 'compression'; event: CompressionEvent }
   | { type: 'usage'; messageId: string; usage: Usage }
   | { type: 'turn-end'; turnId: string; status: 'complete'; messageIds: string[] }

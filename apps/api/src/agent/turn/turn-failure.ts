@@ -16,7 +16,8 @@ export class TurnFailure extends Error {
 /** Describes a failure for the transcript and the client, without internals of our own code. */
 export function toTurnError(error: unknown, signal: AbortSignal): TurnError {
   if (error instanceof TurnFailure) return error.turnError;
-  if (signal.aborted) return { code: 'client_disconnected', message: 'The client disconnected; the turn was stopped' };
+  if (signal.aborted)
+    return { code: 'client_disconnected', message: 'The client disconnected; the turn was stopped' };
   if (error instanceof ProviderError) {
     return {
       code: error.code ?? 'provider_error',
@@ -26,6 +27,7 @@ export function toTurnError(error: unknown, signal: AbortSignal): TurnError {
       ...(error.requestId !== undefined && { requestId: error.requestId }),
     };
   }
-  if (error instanceof ScratchpadBudgetError) return { code: 'scratchpad_budget_exceeded', message: error.message };
+  if (error instanceof ScratchpadBudgetError)
+    return { code: 'scratchpad_budget_exceeded', message: error.message };
   return { code: 'internal_error', message: 'The turn failed unexpectedly; the error was logged' };
 }

@@ -57,10 +57,22 @@ export function initialSchema(dialect: DatabaseDialect): Migration {
           sql`(role = 'portal' and portal_id is not null and owner_user_id is null) or (role <> 'portal' and owner_user_id is not null)`,
         )
         // Only a portal can be trusted to name its end users.
-        .addCheckConstraint('api_keys_trust_only_portal', sql`trust_client_user_id = 0 or (trust_client_user_id = 1 and role = 'portal')`)
+        .addCheckConstraint(
+          'api_keys_trust_only_portal',
+          sql`trust_client_user_id = 0 or (trust_client_user_id = 1 and role = 'portal')`,
+        )
         .execute();
-      await db.schema.createIndex('api_keys_secret_hash_unique').on('api_keys').column('secret_hash').unique().execute();
-      await db.schema.createIndex('api_keys_created_at_id').on('api_keys').columns(['created_at', 'id']).execute();
+      await db.schema
+        .createIndex('api_keys_secret_hash_unique')
+        .on('api_keys')
+        .column('secret_hash')
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('api_keys_created_at_id')
+        .on('api_keys')
+        .columns(['created_at', 'id'])
+        .execute();
 
       await db.schema
         .createTable('sessions')
@@ -83,25 +95,37 @@ export function initialSchema(dialect: DatabaseDialect): Migration {
         .execute();
       // Keyset pagination reads these backwards (newest first): the admin list, the owner's list
       // (also the admin "filter by user"), and the admin "filter by status".
-      await db.schema.createIndex('sessions_created_at_id').on('sessions').columns(['created_at', 'id']).execute();
+      await db.schema
+        .createIndex('sessions_created_at_id')
+        .on('sessions')
+        .columns(['created_at', 'id'])
+        .execute();
       await db.schema
         .createIndex('sessions_owner_created_at_id')
         .on('sessions')
         .columns(['owner_user_id', 'created_at', 'id'])
         .execute();
-      await db.schema.createIndex('sessions_status_created_at_id').on('sessions').columns(['status', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('sessions_status_created_at_id')
+        .on('sessions')
+        .columns(['status', 'created_at', 'id'])
+        .execute();
       if (dialect === 'postgres') {
         // Without statistics on lower(label), PostgreSQL guesses that `lower(label) LIKE '%term%'`
         // matches ~0.03% of rows and, with a LIMIT, prefers fetching every row of the other
         // filters and sorting them (≈40 ms at 1M sessions) over walking the ordered index (≈1 ms).
         // Expression statistics give ANALYZE a histogram of lower(label) to estimate from.
-        await sql`create statistics sessions_label_lower_statistics on (lower(label)) from sessions`.execute(db);
+        await sql`create statistics sessions_label_lower_statistics on (lower(label)) from sessions`.execute(
+          db,
+        );
       }
 
       await db.schema
         .createTable('messages')
         .addColumn('id', 'text', (column) => column.primaryKey())
-        .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (column) =>
+          column.notNull().references('sessions.id').onDelete('cascade'),
+        )
         .addColumn('seq', 'integer', (column) => column.notNull())
         .addColumn('role', 'text', (column) => column.notNull())
         .addColumn('content', json, (column) => column.notNull())
@@ -124,7 +148,12 @@ export function initialSchema(dialect: DatabaseDialect): Migration {
         .execute();
       // The unique (session, seq) index is both the transcript order and the last line of
       // defence against two messages getting the same number.
-      await db.schema.createIndex('messages_session_seq_unique').on('messages').columns(['session_id', 'seq']).unique().execute();
+      await db.schema
+        .createIndex('messages_session_seq_unique')
+        .on('messages')
+        .columns(['session_id', 'seq'])
+        .unique()
+        .execute();
       await db.schema
         .createIndex('messages_session_idempotency_key_unique')
         .on('messages')
@@ -135,7 +164,9 @@ export function initialSchema(dialect: DatabaseDialect): Migration {
       await db.schema
         .createTable('tool_results')
         .addColumn('id', 'text', (column) => column.primaryKey())
-        .addColumn('session_id', 'text', (column) => column.notNull().references('sessions.id').onDelete('cascade'))
+        .addColumn('session_id', 'text', (column) =>
+          column.notNull().references('sessions.id').onDelete('cascade'),
+        )
         .addColumn('message_id', 'text', (column) => column.references('messages.id').onDelete('cascade'))
         .addColumn('tool_call_id', 'text', (column) => column.notNull())
         .addColumn('content', 'text', (column) => column.notNull())
@@ -149,7 +180,11 @@ export function initialSchema(dialect: DatabaseDialect): Migration {
         .unique()
         .execute();
       // Deleting a message cascades here; without an index that is a full scan per message.
-      await db.schema.createIndex('tool_results_message_id').on('tool_results').column('message_id').execute();
+      await db.schema
+        .createIndex('tool_results_message_id')
+        .on('tool_results')
+        .column('message_id')
+        .execute();
 
       await db.schema
         .createTable('audit_log')
@@ -164,7 +199,11 @@ export function initialSchema(dialect: DatabaseDialect): Migration {
         .addColumn('request_id', 'text')
         .execute();
       await db.schema.createIndex('audit_log_at_id').on('audit_log').columns(['at', 'id']).execute();
-      await db.schema.createIndex('audit_log_target_user_at_id').on('audit_log').columns(['target_user_id', 'at', 'id']).execute();
+      await db.schema
+        .createIndex('audit_log_target_user_at_id')
+        .on('audit_log')
+        .columns(['target_user_id', 'at', 'id'])
+        .execute();
     },
 
     async down(db: Kysely<unknown>): Promise<void> {

@@ -12,8 +12,16 @@ export function agentTurns(dialect: DatabaseDialect): Migration {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema.alterTable('sessions').addColumn('active_turn_id', 'text').execute();
       await db.schema.alterTable('sessions').addColumn('active_turn_expires_at', 'bigint').execute();
-      await db.schema.createIndex('sessions_active_turn').on('sessions').column('active_turn_expires_at').execute();
-      await db.schema.createIndex('messages_pending').on('messages').columns(['status', 'session_id']).execute();
+      await db.schema
+        .createIndex('sessions_active_turn')
+        .on('sessions')
+        .column('active_turn_expires_at')
+        .execute();
+      await db.schema
+        .createIndex('messages_pending')
+        .on('messages')
+        .columns(['status', 'session_id'])
+        .execute();
 
       await db.schema
         .createTable('structured_output_runs')

@@ -15,8 +15,18 @@ export type ApiKey = {
 
 /** Who a key belongs to: a portal (possibly trusted to name end users) or one user. */
 export type ApiKeyHolder =
-  | { readonly role: 'portal'; readonly portalId: string; readonly ownerUserId: null; readonly trustClientUserId: boolean }
-  | { readonly role: Exclude<Role, 'portal'>; readonly ownerUserId: string; readonly portalId: string | null; readonly trustClientUserId: false };
+  | {
+      readonly role: 'portal';
+      readonly portalId: string;
+      readonly ownerUserId: null;
+      readonly trustClientUserId: boolean;
+    }
+  | {
+      readonly role: Exclude<Role, 'portal'>;
+      readonly ownerUserId: string;
+      readonly portalId: string | null;
+      readonly trustClientUserId: false;
+    };
 
 /** Maps an `api_keys` row; the table's CHECK constraints guarantee the holder shape. */
 export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
@@ -30,7 +40,19 @@ export function toApiKey(row: Selectable<ApiKeysTable>): ApiKey {
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
   };
   if (row.role === 'portal') {
-    return { ...common, role: 'portal', portalId: row.portal_id ?? '', ownerUserId: null, trustClientUserId: row.trust_client_user_id === 1 };
+    return {
+      ...common,
+      role: 'portal',
+      portalId: row.portal_id ?? '',
+      ownerUserId: null,
+      trustClientUserId: row.trust_client_user_id === 1,
+    };
   }
-  return { ...common, role: row.role, ownerUserId: row.owner_user_id ?? '', portalId: row.portal_id, trustClientUserId: false };
+  return {
+    ...common,
+    role: row.role,
+    ownerUserId: row.owner_user_id ?? '',
+    portalId: row.portal_id,
+    trustClientUserId: false,
+  };
 }

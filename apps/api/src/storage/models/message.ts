@@ -55,7 +55,12 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
     usage:
       row.input_tokens === null
         ? null
-        : { input: row.input_tokens, output: row.output_tokens ?? 0, thinking: row.thinking_tokens ?? 0, cached: row.cached_tokens ?? 0 },
+        : {
+            input: row.input_tokens,
+            output: row.output_tokens ?? 0,
+            thinking: row.thinking_tokens ?? 0,
+            cached: row.cached_tokens ?? 0,
+          },
     status: row.status,
     error: row.error === null ? null : (JSON.parse(row.error) as MessageError),
     model: row.model,

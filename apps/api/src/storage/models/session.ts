@@ -41,7 +41,12 @@ export function toSession(row: Selectable<SessionsTable>): Session {
     model: row.model,
     systemPrompt: row.system_prompt,
     metadata: fromJsonText<JsonObject>(row.metadata),
-    tokenTotals: { input: row.input_tokens, output: row.output_tokens, thinking: row.thinking_tokens, cached: row.cached_tokens },
+    tokenTotals: {
+      input: row.input_tokens,
+      output: row.output_tokens,
+      thinking: row.thinking_tokens,
+      cached: row.cached_tokens,
+    },
     messageCount: row.message_count,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),

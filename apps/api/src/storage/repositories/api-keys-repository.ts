@@ -1,7 +1,20 @@
 import { newId } from '../ids';
 import { toApiKey, type ApiKey } from '../models/api-key';
-import { clampPageSize, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
-import { isForeignKeyViolation, isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
+import {
+  clampPageSize,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
+import {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  notFound,
+  StorageError,
+  StorageErrorCode,
+} from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
 /** Fields every new key has. Hashing and formatting the secret is the auth layer's job. */
@@ -16,8 +29,16 @@ interface NewApiKeyBase {
 
 /** A key to store: a portal key, or a key held by one user. */
 export type NewApiKey =
-  | (NewApiKeyBase & { readonly role: 'portal'; readonly portalId: string; readonly trustClientUserId?: boolean })
-  | (NewApiKeyBase & { readonly role: 'user' | 'viewer' | 'admin'; readonly ownerUserId: string; readonly portalId?: string | null });
+  | (NewApiKeyBase & {
+      readonly role: 'portal';
+      readonly portalId: string;
+      readonly trustClientUserId?: boolean;
+    })
+  | (NewApiKeyBase & {
+      readonly role: 'user' | 'viewer' | 'admin';
+      readonly ownerUserId: string;
+      readonly portalId?: string | null;
+    });
 
 /** Filters of the key list. */
 export interface ApiKeyListFilter {
@@ -37,8 +58,16 @@ export class ApiKeysRepository {
     const now = this.context.clock();
     const holder =
       input.role === 'portal'
-        ? { owner_user_id: null, portal_id: input.portalId, trust_client_user_id: input.trustClientUserId === true ? (1 as const) : (0 as const) }
-        : { owner_user_id: input.ownerUserId, portal_id: input.portalId ?? null, trust_client_user_id: 0 as const };
+        ? {
+            owner_user_id: null,
+            portal_id: input.portalId,
+            trust_client_user_id: input.trustClientUserId === true ? (1 as const) : (0 as const),
+          }
+        : {
+            owner_user_id: input.ownerUserId,
+            portal_id: input.portalId ?? null,
+            trust_client_user_id: 0 as const,
+          };
     try {
       const row = await this.context.db
         .insertInto('api_keys')
@@ -57,7 +86,10 @@ export class ApiKeysRepository {
         .executeTakeFirstOrThrow();
       return toApiKey(row);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new StorageError(StorageErrorCode.Conflict, 'api-key', 'This API key already exists', { cause: error });
+      if (isUniqueViolation(error))
+        throw new StorageError(StorageErrorCode.Conflict, 'api-key', 'This API key already exists', {
+          cause: error,
+        });
       if (isForeignKeyViolation(error)) throw notFound('user');
       throw error;
     }
@@ -80,7 +112,11 @@ export class ApiKeysRepository {
 
   /** A key by id, revoked or not; `NotFound` when missing. */
   async getById(apiKeyId: string): Promise<ApiKey> {
-    const row = await this.context.db.selectFrom('api_keys').selectAll().where('id', '=', apiKeyId).executeTakeFirst();
+    const row = await this.context.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', apiKeyId)
+      .executeTakeFirst();
     if (row === undefined) throw notFound('api-key');
     return toApiKey(row);
   }
@@ -92,10 +128,18 @@ export class ApiKeysRepository {
     let query = this.context.db.selectFrom('api_keys').selectAll();
     if (filter.includeRevoked !== true) query = query.where('revoked_at', 'is', null);
     if (after !== null) {
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
+      );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-    return toPage(rows, limit, toApiKey, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return toPage(rows, limit, toApiKey, (row) =>
+      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
+    );
   }
 
   /** Revokes a key (idempotent: the first revocation time is kept); `NotFound` when missing. */
@@ -117,7 +161,9 @@ export class ApiKeysRepository {
       .updateTable('api_keys')
       .set({ last_used_at: now })
       .where('id', '=', apiKeyId)
-      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - minimumIntervalMs)]))
+      .where((eb) =>
+        eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - minimumIntervalMs)]),
+      )
       .execute();
   }
 }

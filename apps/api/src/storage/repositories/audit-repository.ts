@@ -1,6 +1,13 @@
 import { newId } from '../ids';
 import { toAuditEntry, type AuditEntry } from '../models/audit-entry';
-import { clampPageSize, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import {
+  clampPageSize,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
 import type { RepositoryContext } from './repository-context';
 
 /** A record to append; `at` is the repository clock's now. */
@@ -54,7 +61,8 @@ export class AuditRepository {
     const limit = clampPageSize(page.limit);
     const after = decodeTimeCursor(page.cursor);
     let query = this.context.db.selectFrom('audit_log').selectAll();
-    if (filter.actorPrincipalId !== undefined) query = query.where('actor_principal_id', '=', filter.actorPrincipalId);
+    if (filter.actorPrincipalId !== undefined)
+      query = query.where('actor_principal_id', '=', filter.actorPrincipalId);
     if (filter.targetUserId !== undefined) query = query.where('target_user_id', '=', filter.targetUserId);
     if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
     if (filter.action !== undefined) query = query.where('action', '=', filter.action);
@@ -63,7 +71,11 @@ export class AuditRepository {
     if (after !== null) {
       query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
     }
-    const rows = await query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await query
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
     return toPage(rows, limit, toAuditEntry, (row) => encodeTimeCursor({ createdAt: row.at, id: row.id }));
   }
 }

@@ -2,9 +2,23 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../database-schema';
 import { newId } from '../ids';
 import { toJsonText, toNullableJsonText, type JsonObject } from '../json';
-import { toMessage, type Message, type MessageError, type MessageRole, type MessageStatus } from '../models/message';
+import {
+  toMessage,
+  type Message,
+  type MessageError,
+  type MessageRole,
+  type MessageStatus,
+} from '../models/message';
 import type { TokenUsage } from '../models/session';
-import { clampPageSize, decodeSequenceCursor, encodeSequenceCursor, MAX_MESSAGE_PAGE_SIZE, toPage, type Page, type PageRequest } from '../pagination';
+import {
+  clampPageSize,
+  decodeSequenceCursor,
+  encodeSequenceCursor,
+  MAX_MESSAGE_PAGE_SIZE,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
 import { isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
@@ -66,11 +80,18 @@ export class MessagesRepository {
    */
   async append(ownerUserId: string, sessionId: string, input: NewMessage): Promise<AppendedMessage> {
     try {
-      return await this.context.db.transaction().execute((transaction) => this.appendWithin(transaction, ownerUserId, sessionId, input));
+      return await this.context.db
+        .transaction()
+        .execute((transaction) => this.appendWithin(transaction, ownerUserId, sessionId, input));
     } catch (error) {
       // Two concurrent requests with one idempotency key: the loser sees the winner's message.
       if (isUniqueViolation(error) && input.idempotencyKey != null) {
-        const existing = await this.findByIdempotencyKey(this.context.db, ownerUserId, sessionId, input.idempotencyKey);
+        const existing = await this.findByIdempotencyKey(
+          this.context.db,
+          ownerUserId,
+          sessionId,
+          input.idempotencyKey,
+        );
         if (existing !== undefined) return { message: existing, created: false };
       }
       throw error;
@@ -81,7 +102,12 @@ export class MessagesRepository {
    * Records how a pending message ended and adds its usage to the session totals, atomically.
    * `NotFound` when the message is not in the owner's session; `MessageNotPending` when it already ended.
    */
-  async finish(ownerUserId: string, sessionId: string, messageId: string, outcome: MessageOutcome): Promise<Message> {
+  async finish(
+    ownerUserId: string,
+    sessionId: string,
+    messageId: string,
+    outcome: MessageOutcome,
+  ): Promise<Message> {
     return this.context.db.transaction().execute(async (transaction) => {
       const now = this.context.clock();
       const usage = outcome.usage ?? null;
@@ -92,22 +118,34 @@ export class MessagesRepository {
           finished_at: now,
           ...(usage === null ? {} : usageColumns(usage)),
           ...(outcome.status === 'failed' ? { error: JSON.stringify(outcome.error) } : {}),
-          ...(outcome.status === 'complete' && outcome.toolCalls !== undefined ? { tool_calls: toNullableJsonText(outcome.toolCalls) } : {}),
+          ...(outcome.status === 'complete' && outcome.toolCalls !== undefined
+            ? { tool_calls: toNullableJsonText(outcome.toolCalls) }
+            : {}),
           ...(outcome.contentParts === undefined ? {} : { content: toJsonText(outcome.contentParts) }),
           ...(outcome.model === undefined ? {} : { model: outcome.model }),
-          ...(outcome.compressionEvents === undefined ? {} : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
+          ...(outcome.compressionEvents === undefined
+            ? {}
+            : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
         })
         .where('id', '=', messageId)
         .where('session_id', '=', sessionId)
         .where('status', '=', 'pending')
         .where('session_id', 'in', (eb) =>
-          eb.selectFrom('sessions').select('id').where('id', '=', sessionId).where('owner_user_id', '=', ownerUserId),
+          eb
+            .selectFrom('sessions')
+            .select('id')
+            .where('id', '=', sessionId)
+            .where('owner_user_id', '=', ownerUserId),
         )
         .returningAll()
         .executeTakeFirst();
       if (row === undefined) {
         await this.getWithin(transaction, ownerUserId, sessionId, messageId);
-        throw new StorageError(StorageErrorCode.MessageNotPending, 'message', 'The message has already finished');
+        throw new StorageError(
+          StorageErrorCode.MessageNotPending,
+          'message',
+          'The message has already finished',
+        );
       }
       await transaction
         .updateTable('sessions')
@@ -166,15 +204,29 @@ export class MessagesRepository {
       .limit(limit + 1)
       .execute();
     if (rows.length === 0) {
-      const session = await this.context.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+      const session = await this.context.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', sessionId)
+        .executeTakeFirst();
       if (session === undefined) throw notFound('session');
     }
     return toPage(rows, limit, toMessage, (row) => encodeSequenceCursor(row.seq));
   }
 
-  private async appendWithin(transaction: Transaction<Database>, ownerUserId: string, sessionId: string, input: NewMessage): Promise<AppendedMessage> {
+  private async appendWithin(
+    transaction: Transaction<Database>,
+    ownerUserId: string,
+    sessionId: string,
+    input: NewMessage,
+  ): Promise<AppendedMessage> {
     if (input.idempotencyKey != null) {
-      const existing = await this.findByIdempotencyKey(transaction, ownerUserId, sessionId, input.idempotencyKey);
+      const existing = await this.findByIdempotencyKey(
+        transaction,
+        ownerUserId,
+        sessionId,
+        input.idempotencyKey,
+      );
       if (existing !== undefined) return { message: existing, created: false };
     }
     const now = this.context.clock();
@@ -234,7 +286,12 @@ export class MessagesRepository {
     return { message: toMessage(row), created: true };
   }
 
-  private async findByIdempotencyKey(executor: Executor, ownerUserId: string, sessionId: string, idempotencyKey: string): Promise<Message | undefined> {
+  private async findByIdempotencyKey(
+    executor: Executor,
+    ownerUserId: string,
+    sessionId: string,
+    idempotencyKey: string,
+  ): Promise<Message | undefined> {
     const row = await executor
       .selectFrom('messages')
       .innerJoin('sessions', 'sessions.id', 'messages.session_id')
@@ -246,7 +303,12 @@ export class MessagesRepository {
     return row === undefined ? undefined : toMessage(row);
   }
 
-  private async getWithin(executor: Executor, ownerUserId: string, sessionId: string, messageId: string): Promise<Message> {
+  private async getWithin(
+    executor: Executor,
+    ownerUserId: string,
+    sessionId: string,
+    messageId: string,
+  ): Promise<Message> {
     const row = await executor
       .selectFrom('messages')
       .innerJoin('sessions', 'sessions.id', 'messages.session_id')

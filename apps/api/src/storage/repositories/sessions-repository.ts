@@ -2,7 +2,15 @@ import { sql } from 'kysely';
 import { newId } from '../ids';
 import { toJsonText, type JsonObject } from '../json';
 import { toSession, type Session, type SessionStatus } from '../models/session';
-import { clampPageSize, containsPattern, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import {
+  clampPageSize,
+  containsPattern,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
 import { isForeignKeyViolation, notFound } from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
@@ -38,7 +46,9 @@ export interface AdminSessionFilter extends SessionListFilter {
 }
 
 // Owner scope is a required discriminant, so an owner-scoped call can never drop its WHERE.
-type ListScope = { readonly kind: 'owner'; readonly ownerUserId: string } | { readonly kind: 'admin'; readonly ownerUserId: string | undefined };
+type ListScope =
+  | { readonly kind: 'owner'; readonly ownerUserId: string }
+  | { readonly kind: 'admin'; readonly ownerUserId: string | undefined };
 
 /**
  * Sessions. Every owner method puts `owner_user_id = ?` in the statement itself, so a foreign
@@ -51,7 +61,11 @@ export class SessionsRepository {
   /** Creates an open session; `NotFound` (entity `user`) when the owner does not exist. */
   async create(input: NewSession): Promise<Session> {
     const { db, clock } = this.context;
-    const owner = await db.selectFrom('users').select('portal_id').where('id', '=', input.ownerUserId).executeTakeFirst();
+    const owner = await db
+      .selectFrom('users')
+      .select('portal_id')
+      .where('id', '=', input.ownerUserId)
+      .executeTakeFirst();
     if (owner === undefined) throw notFound('user');
     const now = clock();
     try {
@@ -92,7 +106,11 @@ export class SessionsRepository {
   }
 
   /** The owner's sessions, newest first. */
-  listForOwner(ownerUserId: string, filter: SessionListFilter = {}, page: PageRequest = {}): Promise<Page<Session>> {
+  listForOwner(
+    ownerUserId: string,
+    filter: SessionListFilter = {},
+    page: PageRequest = {},
+  ): Promise<Page<Session>> {
     return this.list({ kind: 'owner', ownerUserId }, filter, page);
   }
 
@@ -146,7 +164,11 @@ export class SessionsRepository {
 
   /** Any user's session, for audited admin/viewer reads. */
   async getForAdmin(sessionId: string): Promise<Session> {
-    const row = await this.context.db.selectFrom('sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+    const row = await this.context.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     if (row === undefined) throw notFound('session');
     return toSession(row);
   }
@@ -167,12 +189,22 @@ export class SessionsRepository {
     if (createdFrom !== undefined) query = query.where('created_at', '>=', createdFrom.getTime());
     if (createdBefore !== undefined) query = query.where('created_at', '<', createdBefore.getTime());
     if (labelContains !== undefined && labelContains.length > 0) {
-      query = query.where(sql<boolean>`lower(${sql.ref('label')}) like ${containsPattern(labelContains)} escape '\\'`);
+      query = query.where(
+        sql<boolean>`lower(${sql.ref('label')}) like ${containsPattern(labelContains)} escape '\\'`,
+      );
     }
     if (after !== null) {
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
+      );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-    return toPage(rows, limit, toSession, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return toPage(rows, limit, toSession, (row) =>
+      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
+    );
   }
 }

@@ -1,7 +1,14 @@
 import { newId } from '../ids';
 import { toJsonText, type JsonObject } from '../json';
 import { toStructuredOutputRun, type StructuredOutputRun } from '../models/structured-output-run';
-import { clampPageSize, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import {
+  clampPageSize,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
 import { notFound } from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
@@ -49,7 +56,11 @@ export class StructuredOutputRunsRepository {
 
   /** One run; `NotFound` when there is none with this id. */
   async get(id: string): Promise<StructuredOutputRun> {
-    const row = await this.context.db.selectFrom('structured_output_runs').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.context.db
+      .selectFrom('structured_output_runs')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (row === undefined) throw notFound('structured-output-run');
     return toStructuredOutputRun(row);
   }
@@ -60,9 +71,17 @@ export class StructuredOutputRunsRepository {
     const after = decodeTimeCursor(page.cursor);
     let query = this.context.db.selectFrom('structured_output_runs').selectAll();
     if (after !== null) {
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
+      );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
-    return toPage(rows, limit, toStructuredOutputRun, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    return toPage(rows, limit, toStructuredOutputRun, (row) =>
+      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
+    );
   }
 }

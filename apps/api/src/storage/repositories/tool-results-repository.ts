@@ -1,6 +1,18 @@
 import { newId } from '../ids';
-import { toToolResult, toToolResultSummary, type ToolResult, type ToolResultSummary } from '../models/tool-result';
-import { clampPageSize, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import {
+  toToolResult,
+  toToolResultSummary,
+  type ToolResult,
+  type ToolResultSummary,
+} from '../models/tool-result';
+import {
+  clampPageSize,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
 import { isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
@@ -61,7 +73,12 @@ export class ToolResultsRepository {
         return toToolResult(row);
       } catch (error) {
         if (isUniqueViolation(error)) {
-          throw new StorageError(StorageErrorCode.Conflict, 'tool-result', 'This tool call already has a stored result', { cause: error });
+          throw new StorageError(
+            StorageErrorCode.Conflict,
+            'tool-result',
+            'This tool call already has a stored result',
+            { cause: error },
+          );
         }
         throw error;
       }
@@ -83,7 +100,11 @@ export class ToolResultsRepository {
   }
 
   /** Summaries (no content) of the owner's session's results, oldest first. */
-  async listForOwner(ownerUserId: string, sessionId: string, page: PageRequest = {}): Promise<Page<ToolResultSummary>> {
+  async listForOwner(
+    ownerUserId: string,
+    sessionId: string,
+    page: PageRequest = {},
+  ): Promise<Page<ToolResultSummary>> {
     const session = await this.context.db
       .selectFrom('sessions')
       .select('id')
@@ -108,7 +129,11 @@ export class ToolResultsRepository {
 
   /** Any session's result summaries, for audited admin/viewer reads. */
   async listForAdmin(sessionId: string, page: PageRequest = {}): Promise<Page<ToolResultSummary>> {
-    const session = await this.context.db.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+    const session = await this.context.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     if (session === undefined) throw notFound('session');
     return this.listSummaries(sessionId, page);
   }
@@ -121,9 +146,17 @@ export class ToolResultsRepository {
       .select(['id', 'session_id', 'message_id', 'tool_call_id', 'char_count', 'created_at'])
       .where('session_id', '=', sessionId);
     if (after !== null) {
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.createdAt, after.id)));
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.createdAt, after.id)),
+      );
     }
-    const rows = await query.orderBy('created_at').orderBy('id').limit(limit + 1).execute();
-    return toPage(rows, limit, toToolResultSummary, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+    const rows = await query
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit + 1)
+      .execute();
+    return toPage(rows, limit, toToolResultSummary, (row) =>
+      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
+    );
   }
 }

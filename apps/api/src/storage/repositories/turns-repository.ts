@@ -43,8 +43,13 @@ export class TurnsRepository {
       .where('owner_user_id', '=', ownerUserId)
       .executeTakeFirst();
     if (session === undefined) throw notFound('session');
-    if (session.status === 'closed') throw new StorageError(StorageErrorCode.SessionClosed, 'session', 'The session is closed');
-    throw new StorageError(StorageErrorCode.TurnInProgress, 'session', 'Another turn is running on this session; wait for it to finish');
+    if (session.status === 'closed')
+      throw new StorageError(StorageErrorCode.SessionClosed, 'session', 'The session is closed');
+    throw new StorageError(
+      StorageErrorCode.TurnInProgress,
+      'session',
+      'Another turn is running on this session; wait for it to finish',
+    );
   }
 
   /** Extends the lease of a turn that is still working (before each model call). */
@@ -79,12 +84,19 @@ export class TurnsRepository {
       if (!options.all) sessions = sessions.where('active_turn_expires_at', '<', now);
       const sessionIds = (await sessions.execute()).map((row) => row.id);
       // Pending messages of sessions without a lease cannot belong to a live turn either.
-      let pending = transaction.selectFrom('messages').select(['id', 'session_id']).where('status', '=', 'pending');
+      let pending = transaction
+        .selectFrom('messages')
+        .select(['id', 'session_id'])
+        .where('status', '=', 'pending');
       if (!options.all) {
         pending = pending.where((eb) =>
           eb.or([
             eb('session_id', 'in', sessionIds.length ? sessionIds : ['']),
-            eb('session_id', 'in', eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null)),
+            eb(
+              'session_id',
+              'in',
+              eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null),
+            ),
           ]),
         );
       }

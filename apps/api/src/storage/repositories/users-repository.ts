@@ -1,7 +1,15 @@
 import { sql } from 'kysely';
 import { newId } from '../ids';
 import { toUser, type User } from '../models/user';
-import { clampPageSize, containsPattern, decodeTimeCursor, encodeTimeCursor, toPage, type Page, type PageRequest } from '../pagination';
+import {
+  clampPageSize,
+  containsPattern,
+  decodeTimeCursor,
+  encodeTimeCursor,
+  toPage,
+  type Page,
+  type PageRequest,
+} from '../pagination';
 import { isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
@@ -44,7 +52,12 @@ export class UsersRepository {
       return toUser(row);
     } catch (error) {
       if (isUniqueViolation(error)) {
-        throw new StorageError(StorageErrorCode.Conflict, 'user', 'A user with this external id already exists', { cause: error });
+        throw new StorageError(
+          StorageErrorCode.Conflict,
+          'user',
+          'A user with this external id already exists',
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -81,7 +94,11 @@ export class UsersRepository {
 
   /** A user by id; `NotFound` when missing. */
   async getById(userId: string): Promise<User> {
-    const row = await this.context.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+    const row = await this.context.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', userId)
+      .executeTakeFirst();
     if (row === undefined) throw notFound('user');
     return toUser(row);
   }
@@ -99,9 +116,15 @@ export class UsersRepository {
       );
     }
     if (after !== null) {
-      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
+      );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
     return toPage(rows, limit, toUser, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
   }
 }

@@ -14,10 +14,36 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
       const database = current();
       const { apiKeys } = database.repositories;
       const admin = await createUser(database, 'admin');
-      const portalKey = await apiKeys.create({ role: 'portal', portalId: 'p1', trustClientUserId: true, prefix: 'adk_p', secretHash: 'hash-portal', label: 'Portal one' });
-      const adminKey = await apiKeys.create({ id: newId(), role: 'admin', ownerUserId: admin.id, prefix: 'adk_a', secretHash: 'hash-admin', label: 'Bootstrap' });
-      expect(portalKey).toMatchObject({ role: 'portal', portalId: 'p1', ownerUserId: null, trustClientUserId: true, revokedAt: null, lastUsedAt: null });
-      expect(adminKey).toMatchObject({ role: 'admin', ownerUserId: admin.id, portalId: null, trustClientUserId: false });
+      const portalKey = await apiKeys.create({
+        role: 'portal',
+        portalId: 'p1',
+        trustClientUserId: true,
+        prefix: 'adk_p',
+        secretHash: 'hash-portal',
+        label: 'Portal one',
+      });
+      const adminKey = await apiKeys.create({
+        id: newId(),
+        role: 'admin',
+        ownerUserId: admin.id,
+        prefix: 'adk_a',
+        secretHash: 'hash-admin',
+        label: 'Bootstrap',
+      });
+      expect(portalKey).toMatchObject({
+        role: 'portal',
+        portalId: 'p1',
+        ownerUserId: null,
+        trustClientUserId: true,
+        revokedAt: null,
+        lastUsedAt: null,
+      });
+      expect(adminKey).toMatchObject({
+        role: 'admin',
+        ownerUserId: admin.id,
+        portalId: null,
+        trustClientUserId: false,
+      });
       expect(await apiKeys.findActiveBySecretHash('hash-portal')).toEqual(portalKey);
       expect(await apiKeys.findActiveBySecretHash('hash-admin')).toEqual(adminKey);
       expect(await apiKeys.findActiveBySecretHash('hash-unknown')).toBeUndefined();
@@ -26,7 +52,13 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
     it('revocation takes effect on the next lookup and is idempotent', async () => {
       const database = current();
       const { apiKeys } = database.repositories;
-      const key = await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: 'hash-1', label: 'k' });
+      const key = await apiKeys.create({
+        role: 'portal',
+        portalId: 'p1',
+        prefix: 'adk_p',
+        secretHash: 'hash-1',
+        label: 'k',
+      });
       database.clock.advance(5000);
       const revoked = await apiKeys.revoke(key.id);
       expect(revoked.revokedAt).toEqual(new Date(database.clock.now()));
@@ -39,9 +71,29 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
     it('rejects duplicate hashes and unknown owners', async () => {
       const database = current();
       const { apiKeys } = database.repositories;
-      await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: 'same', label: 'a' });
-      await expectStorageError(apiKeys.create({ role: 'portal', portalId: 'p2', prefix: 'adk_p', secretHash: 'same', label: 'b' }), StorageErrorCode.Conflict, 'api-key');
-      await expectStorageError(apiKeys.create({ role: 'user', ownerUserId: missingId, prefix: 'adk_u', secretHash: 'other', label: 'c' }), StorageErrorCode.NotFound, 'user');
+      await apiKeys.create({
+        role: 'portal',
+        portalId: 'p1',
+        prefix: 'adk_p',
+        secretHash: 'same',
+        label: 'a',
+      });
+      await expectStorageError(
+        apiKeys.create({ role: 'portal', portalId: 'p2', prefix: 'adk_p', secretHash: 'same', label: 'b' }),
+        StorageErrorCode.Conflict,
+        'api-key',
+      );
+      await expectStorageError(
+        apiKeys.create({
+          role: 'user',
+          ownerUserId: missingId,
+          prefix: 'adk_u',
+          secretHash: 'other',
+          label: 'c',
+        }),
+        StorageErrorCode.NotFound,
+        'user',
+      );
     });
 
     it('the schema refuses a trusted non-portal key and a user key without owner', async () => {
@@ -59,7 +111,13 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
     it('records use at most once per interval', async () => {
       const database = current();
       const { apiKeys } = database.repositories;
-      const key = await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: 'h', label: 'k' });
+      const key = await apiKeys.create({
+        role: 'portal',
+        portalId: 'p1',
+        prefix: 'adk_p',
+        secretHash: 'h',
+        label: 'k',
+      });
       const first = database.clock.now();
       await apiKeys.recordUse(key.id);
       database.clock.advance(30_000);
@@ -76,11 +134,23 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
       const keys = [];
       for (const hash of ['a', 'b', 'c']) {
         database.clock.advance(1000);
-        keys.push(await apiKeys.create({ role: 'portal', portalId: 'p1', prefix: 'adk_p', secretHash: hash, label: hash }));
+        keys.push(
+          await apiKeys.create({
+            role: 'portal',
+            portalId: 'p1',
+            prefix: 'adk_p',
+            secretHash: hash,
+            label: hash,
+          }),
+        );
       }
       await apiKeys.revoke(keys[1]!.id);
       expect((await apiKeys.list()).items.map((key) => key.label)).toEqual(['c', 'a']);
-      expect((await apiKeys.list({ includeRevoked: true })).items.map((key) => key.label)).toEqual(['c', 'b', 'a']);
+      expect((await apiKeys.list({ includeRevoked: true })).items.map((key) => key.label)).toEqual([
+        'c',
+        'b',
+        'a',
+      ]);
       const page = await apiKeys.list({ includeRevoked: true }, { limit: 2 });
       const rest = await apiKeys.list({ includeRevoked: true }, { limit: 2, cursor: page.nextCursor });
       expect([...page.items, ...rest.items].map((key) => key.label)).toEqual(['c', 'b', 'a']);

@@ -29,8 +29,17 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         reason: 'support ticket #42',
         requestId: 'req-1',
       });
-      const minimal = await database.repositories.audit.append({ actorPrincipalId: 'u-admin', action: 'api-key.create' });
-      expect(minimal).toMatchObject({ actorApiKeyId: null, targetUserId: null, sessionId: null, reason: null, requestId: null });
+      const minimal = await database.repositories.audit.append({
+        actorPrincipalId: 'u-admin',
+        action: 'api-key.create',
+      });
+      expect(minimal).toMatchObject({
+        actorApiKeyId: null,
+        targetUserId: null,
+        sessionId: null,
+        reason: null,
+        requestId: null,
+      });
       expect((await database.repositories.audit.list()).items).toEqual([minimal, entry]);
     });
 
@@ -60,11 +69,19 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         cursor = page.nextCursor;
       } while (cursor !== null);
       expect(walked).toEqual(newestFirst);
-      expect((await audit.list({ actorPrincipalId: 'u-viewer' })).items).toEqual(newestFirst.filter((entry) => entry.actorPrincipalId === 'u-viewer'));
-      expect((await audit.list({ targetUserId: 'u-1' })).items).toEqual(newestFirst.filter((entry) => entry.targetUserId === 'u-1'));
-      expect((await audit.list({ action: 'admin.sessions.list' })).items).toEqual(newestFirst.filter((entry) => entry.action === 'admin.sessions.list'));
+      expect((await audit.list({ actorPrincipalId: 'u-viewer' })).items).toEqual(
+        newestFirst.filter((entry) => entry.actorPrincipalId === 'u-viewer'),
+      );
+      expect((await audit.list({ targetUserId: 'u-1' })).items).toEqual(
+        newestFirst.filter((entry) => entry.targetUserId === 'u-1'),
+      );
+      expect((await audit.list({ action: 'admin.sessions.list' })).items).toEqual(
+        newestFirst.filter((entry) => entry.action === 'admin.sessions.list'),
+      );
       expect((await audit.list({ sessionId: 's-4' })).items).toEqual([appended[4]]);
-      expect((await audit.list({ from: new Date(start + 1), before: new Date(start + 3) })).items).toEqual(newestFirst.filter((entry) => entry.at.getTime() >= start + 1 && entry.at.getTime() < start + 3));
+      expect((await audit.list({ from: new Date(start + 1), before: new Date(start + 3) })).items).toEqual(
+        newestFirst.filter((entry) => entry.at.getTime() >= start + 1 && entry.at.getTime() < start + 3),
+      );
     });
   });
 }

@@ -23,15 +23,25 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const { messages, sessions } = database.repositories;
       const roles = ['system', 'user', 'assistant', 'tool', 'user', 'assistant', 'user'] as const;
       for (const [index, role] of roles.entries()) {
-        await messages.append(ownerUserId, sessionId, { role, contentParts: [text(`m${index}`)], ...(role === 'tool' ? { toolCallId: 'call-1' } : {}) });
+        await messages.append(ownerUserId, sessionId, {
+          role,
+          contentParts: [text(`m${index}`)],
+          ...(role === 'tool' ? { toolCallId: 'call-1' } : {}),
+        });
       }
       const all = await messages.listForOwner(ownerUserId, sessionId);
-      expect(all.items.map((message) => [message.seq, message.role])).toEqual(roles.map((role, index) => [index + 1, role]));
+      expect(all.items.map((message) => [message.seq, message.role])).toEqual(
+        roles.map((role, index) => [index + 1, role]),
+      );
       expect(all.nextCursor).toBeNull();
       const walked = [];
       let cursor: string | null = null;
       do {
-        const page: Awaited<ReturnType<typeof messages.listForOwner>> = await messages.listForOwner(ownerUserId, sessionId, { limit: 3, cursor });
+        const page: Awaited<ReturnType<typeof messages.listForOwner>> = await messages.listForOwner(
+          ownerUserId,
+          sessionId,
+          { limit: 3, cursor },
+        );
         walked.push(...page.items.map((message) => message.seq));
         cursor = page.nextCursor;
       } while (cursor !== null);
@@ -43,15 +53,26 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('an empty session lists no messages (not NotFound)', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      expect(await database.repositories.messages.listForOwner(ownerUserId, sessionId)).toEqual({ items: [], nextCursor: null });
-      expect(await database.repositories.messages.listForAdmin(sessionId)).toEqual({ items: [], nextCursor: null });
+      expect(await database.repositories.messages.listForOwner(ownerUserId, sessionId)).toEqual({
+        items: [],
+        nextCursor: null,
+      });
+      expect(await database.repositories.messages.listForAdmin(sessionId)).toEqual({
+        items: [],
+        nextCursor: null,
+      });
     });
 
     it('round-trips content parts, tool calls, usage, compression events and timing', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const contentParts = [text('Bonjour ✓ 漢字 "quoted" \\ back'), { type: 'image', url: 'data:image/png;base64,AAAA', detail: null }];
-      const toolCalls = [{ id: 'call-1', name: 'sql', arguments: { query: 'select 1', limit: 10, flags: [true, false] } }];
+      const contentParts = [
+        text('Bonjour ✓ 漢字 "quoted" \\ back'),
+        { type: 'image', url: 'data:image/png;base64,AAAA', detail: null },
+      ];
+      const toolCalls = [
+        { id: 'call-1', name: 'sql', arguments: { query: 'select 1', limit: 10, flags: [true, false] } },
+      ];
       const compressionEvents = [{ kind: 'truncated', tokensBefore: 9000, tokensAfter: 1000 }];
       const { message, created } = await database.repositories.messages.append(ownerUserId, sessionId, {
         role: 'assistant',
@@ -85,7 +106,11 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const { messages, sessions } = database.repositories;
-      const { message: pending } = await messages.append(ownerUserId, sessionId, { role: 'assistant', contentParts: [], status: 'pending' });
+      const { message: pending } = await messages.append(ownerUserId, sessionId, {
+        role: 'assistant',
+        contentParts: [],
+        status: 'pending',
+      });
       expect(pending).toMatchObject({ status: 'pending', finishedAt: null, usage: null });
       database.clock.advance(1500);
       const finished = await messages.finish(ownerUserId, sessionId, pending.id, {
@@ -94,27 +119,68 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
         usage: { input: 100, output: 50, thinking: 0, cached: 25 },
         model: 'claude',
       });
-      expect(finished).toMatchObject({ status: 'complete', contentParts: [text('answer')], model: 'claude', finishedAt: new Date(database.clock.now()) });
+      expect(finished).toMatchObject({
+        status: 'complete',
+        contentParts: [text('answer')],
+        model: 'claude',
+        finishedAt: new Date(database.clock.now()),
+      });
       expect(finished.finishedAt!.getTime() - finished.startedAt.getTime()).toBe(1500);
-      await expectStorageError(messages.finish(ownerUserId, sessionId, pending.id, { status: 'failed', error: { message: 'late' } }), StorageErrorCode.MessageNotPending, 'message');
+      await expectStorageError(
+        messages.finish(ownerUserId, sessionId, pending.id, { status: 'failed', error: { message: 'late' } }),
+        StorageErrorCode.MessageNotPending,
+        'message',
+      );
 
-      const { message: second } = await messages.append(ownerUserId, sessionId, { role: 'assistant', contentParts: [], status: 'pending' });
+      const { message: second } = await messages.append(ownerUserId, sessionId, {
+        role: 'assistant',
+        contentParts: [],
+        status: 'pending',
+      });
       const failed = await messages.finish(ownerUserId, sessionId, second.id, {
         status: 'failed',
-        error: { message: 'Overloaded', code: 'overloaded_error', status: 529, provider: 'anthropic', requestId: 'req_1' },
+        error: {
+          message: 'Overloaded',
+          code: 'overloaded_error',
+          status: 529,
+          provider: 'anthropic',
+          requestId: 'req_1',
+        },
         usage: { input: 7, output: 0, thinking: 0, cached: 0 },
       });
-      expect(failed).toMatchObject({ status: 'failed', error: { message: 'Overloaded', code: 'overloaded_error', status: 529, provider: 'anthropic', requestId: 'req_1' } });
-      expect((await sessions.getForOwner(ownerUserId, sessionId)).tokenTotals).toEqual({ input: 107, output: 50, thinking: 0, cached: 25 });
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: {
+          message: 'Overloaded',
+          code: 'overloaded_error',
+          status: 529,
+          provider: 'anthropic',
+          requestId: 'req_1',
+        },
+      });
+      expect((await sessions.getForOwner(ownerUserId, sessionId)).tokenTotals).toEqual({
+        input: 107,
+        output: 50,
+        thinking: 0,
+        cached: 25,
+      });
     });
 
     it('a closed session takes no new messages, but a pending one can still finish', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const { messages, sessions } = database.repositories;
-      const { message } = await messages.append(ownerUserId, sessionId, { role: 'assistant', contentParts: [], status: 'pending' });
+      const { message } = await messages.append(ownerUserId, sessionId, {
+        role: 'assistant',
+        contentParts: [],
+        status: 'pending',
+      });
       await sessions.close(ownerUserId, sessionId);
-      await expectStorageError(messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('late')] }), StorageErrorCode.SessionClosed, 'session');
+      await expectStorageError(
+        messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('late')] }),
+        StorageErrorCode.SessionClosed,
+        'session',
+      );
       await messages.finish(ownerUserId, sessionId, message.id, { status: 'complete' });
       expect((await sessions.getForOwner(ownerUserId, sessionId)).messageCount).toBe(1);
     });
@@ -124,10 +190,16 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const appended = await Promise.all(
         Array.from({ length: 30 }, (_, index) =>
-          database.repositories.messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text(`m${index}`)], usage: { input: 1, output: 2, thinking: 0, cached: 0 } }),
+          database.repositories.messages.append(ownerUserId, sessionId, {
+            role: 'user',
+            contentParts: [text(`m${index}`)],
+            usage: { input: 1, output: 2, thinking: 0, cached: 0 },
+          }),
         ),
       );
-      expect(appended.map(({ message }) => message.seq).sort((left, right) => left - right)).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+      expect(appended.map(({ message }) => message.seq).sort((left, right) => left - right)).toEqual(
+        Array.from({ length: 30 }, (_, index) => index + 1),
+      );
       const session = await database.repositories.sessions.getForOwner(ownerUserId, sessionId);
       expect(session.messageCount).toBe(30);
       expect(session.tokenTotals).toEqual({ input: 30, output: 60, thinking: 0, cached: 0 });
@@ -137,13 +209,27 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const { messages } = database.repositories;
-      const first = await messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('hi')], idempotencyKey: 'request-1' });
-      const replay = await messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('different')], idempotencyKey: 'request-1' });
+      const first = await messages.append(ownerUserId, sessionId, {
+        role: 'user',
+        contentParts: [text('hi')],
+        idempotencyKey: 'request-1',
+      });
+      const replay = await messages.append(ownerUserId, sessionId, {
+        role: 'user',
+        contentParts: [text('different')],
+        idempotencyKey: 'request-1',
+      });
       expect(first.created).toBe(true);
       expect(replay).toEqual({ message: first.message, created: false });
 
       const racing = await Promise.all(
-        Array.from({ length: 8 }, () => messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('again')], idempotencyKey: 'request-2' })),
+        Array.from({ length: 8 }, () =>
+          messages.append(ownerUserId, sessionId, {
+            role: 'user',
+            contentParts: [text('again')],
+            idempotencyKey: 'request-2',
+          }),
+        ),
       );
       expect(racing.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(racing.map((result) => result.message.id)).size).toBe(1);
@@ -151,13 +237,24 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       expect(transcript.items.map((message) => message.seq)).toEqual([1, 2]);
       // Keys are per session: another session may reuse one.
       const other = await database.repositories.sessions.create({ ownerUserId });
-      expect((await messages.append(ownerUserId, other.id, { role: 'user', contentParts: [], idempotencyKey: 'request-1' })).created).toBe(true);
+      expect(
+        (
+          await messages.append(ownerUserId, other.id, {
+            role: 'user',
+            contentParts: [],
+            idempotencyKey: 'request-1',
+          })
+        ).created,
+      ).toBe(true);
     });
 
     it('rejects a bad message cursor', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      await expectStorageError(database.repositories.messages.listForOwner(ownerUserId, sessionId, { cursor: '!!' }), StorageErrorCode.InvalidCursor);
+      await expectStorageError(
+        database.repositories.messages.listForOwner(ownerUserId, sessionId, { cursor: '!!' }),
+        StorageErrorCode.InvalidCursor,
+      );
     });
   });
 }

@@ -12,7 +12,12 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
       const { database } = current();
       expect(await migrateToLatest(database)).toEqual([]);
       const tables = await database.db.introspection.getTables();
-      expect(tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort()).toEqual([
+      expect(
+        tables
+          .map((table) => table.name)
+          .filter((name) => !name.startsWith('kysely_'))
+          .sort(),
+      ).toEqual([
         'api_keys',
         'audit_log',
         'messages',

@@ -30,7 +30,13 @@ async function seed(database: TestDatabase): Promise<{ sessions: SeededSession[]
     const session = await database.repositories.sessions.create({ ownerUserId: owner.id, label });
     const status: SessionStatus = index % 5 === 0 ? 'closed' : 'open';
     if (status === 'closed') await database.repositories.sessions.close(owner.id, session.id);
-    sessions.push({ id: session.id, ownerUserId: owner.id, status, label, createdAt: session.createdAt.getTime() });
+    sessions.push({
+      id: session.id,
+      ownerUserId: owner.id,
+      status,
+      label,
+      createdAt: session.createdAt.getTime(),
+    });
   }
   return { sessions, userIds: users.map((user) => user.id) };
 }
@@ -41,7 +47,8 @@ function matches(session: SeededSession, filter: AdminSessionFilter): boolean {
     (filter.status === undefined || session.status === filter.status) &&
     (filter.createdFrom === undefined || session.createdAt >= filter.createdFrom.getTime()) &&
     (filter.createdBefore === undefined || session.createdAt < filter.createdBefore.getTime()) &&
-    (filter.labelContains === undefined || session.label.toLowerCase().includes(filter.labelContains.toLowerCase()))
+    (filter.labelContains === undefined ||
+      session.label.toLowerCase().includes(filter.labelContains.toLowerCase()))
   );
 }
 
@@ -71,25 +78,36 @@ export function describePaginationContract(factory: TestDatabaseFactory): void {
       );
 
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: 45 }), filterArbitrary, fc.boolean(), async (limit, filter, ownList) => {
-          const expected = sessions.filter((session) => matches(session, filter)).sort(newestFirst).map((session) => session.id);
-          const seen: string[] = [];
-          let cursor: string | null = null;
-          for (let pages = 0; pages <= sessions.length + 1; pages += 1) {
-            const page: Awaited<ReturnType<typeof database.repositories.sessions.listAllSessionsForAdmin>> =
-              ownList && filter.ownerUserId !== undefined
-                ? await database.repositories.sessions.listForOwner(filter.ownerUserId, filter, { limit, cursor })
-                : await database.repositories.sessions.listAllSessionsForAdmin(filter, { limit, cursor });
-            expect(page.items.length).toBeLessThanOrEqual(limit);
-            seen.push(...page.items.map((session) => session.id));
-            cursor = page.nextCursor;
-            if (cursor === null) break;
-            // A cursor is only handed out when the page was full.
-            expect(page.items).toHaveLength(limit);
-          }
-          expect(cursor).toBeNull();
-          expect(seen).toEqual(expected);
-        }),
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 45 }),
+          filterArbitrary,
+          fc.boolean(),
+          async (limit, filter, ownList) => {
+            const expected = sessions
+              .filter((session) => matches(session, filter))
+              .sort(newestFirst)
+              .map((session) => session.id);
+            const seen: string[] = [];
+            let cursor: string | null = null;
+            for (let pages = 0; pages <= sessions.length + 1; pages += 1) {
+              const page: Awaited<ReturnType<typeof database.repositories.sessions.listAllSessionsForAdmin>> =
+                ownList && filter.ownerUserId !== undefined
+                  ? await database.repositories.sessions.listForOwner(filter.ownerUserId, filter, {
+                      limit,
+                      cursor,
+                    })
+                  : await database.repositories.sessions.listAllSessionsForAdmin(filter, { limit, cursor });
+              expect(page.items.length).toBeLessThanOrEqual(limit);
+              seen.push(...page.items.map((session) => session.id));
+              cursor = page.nextCursor;
+              if (cursor === null) break;
+              // A cursor is only handed out when the page was full.
+              expect(page.items).toHaveLength(limit);
+            }
+            expect(cursor).toBeNull();
+            expect(seen).toEqual(expected);
+          },
+        ),
         { numRuns: 40 },
       );
     });

@@ -5,7 +5,8 @@ import { openDatabase } from '../open-database';
 import { testDatabaseOver, type TestDatabaseFactory } from './test-database';
 
 /** The PostgreSQL the tests use (CI: 127.0.0.1:5432, database `test`). */
-export const testPostgresUrl = process.env['AGENTDESK_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const testPostgresUrl =
+  process.env['AGENTDESK_TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * A migrated PostgreSQL database isolated in a schema of its own (unique per process and call),

@@ -35,14 +35,29 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
     it('round-trips model, system prompt and nested metadata', async () => {
       const database = current();
       const alice = await createUser(database, 'alice');
-      const metadata = { source: 'portal', tags: ['a', 'b'], nested: { count: 2, flag: true, none: null }, unicode: 'é ✓ 漢字' };
-      const session = await database.repositories.sessions.create({ ownerUserId: alice.id, label: 'Q3 report', model: 'gpt-5', systemPrompt: 'Be brief.', metadata });
+      const metadata = {
+        source: 'portal',
+        tags: ['a', 'b'],
+        nested: { count: 2, flag: true, none: null },
+        unicode: 'é ✓ 漢字',
+      };
+      const session = await database.repositories.sessions.create({
+        ownerUserId: alice.id,
+        label: 'Q3 report',
+        model: 'gpt-5',
+        systemPrompt: 'Be brief.',
+        metadata,
+      });
       const read = await database.repositories.sessions.getForOwner(alice.id, session.id);
       expect(read).toMatchObject({ label: 'Q3 report', model: 'gpt-5', systemPrompt: 'Be brief.', metadata });
     });
 
     it('refuses an unknown owner', async () => {
-      await expectStorageError(current().repositories.sessions.create({ ownerUserId: missingId }), StorageErrorCode.NotFound, 'user');
+      await expectStorageError(
+        current().repositories.sessions.create({ ownerUserId: missingId }),
+        StorageErrorCode.NotFound,
+        'user',
+      );
     });
 
     it('updates, renames and closes (closing twice is harmless)', async () => {
@@ -54,8 +69,17 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
       const renamed = await sessions.rename(alice.id, session.id, 'new');
       expect(renamed.label).toBe('new');
       expect(renamed.updatedAt).toEqual(new Date(database.clock.now()));
-      const updated = await sessions.update(alice.id, session.id, { model: 'claude', systemPrompt: null, metadata: { k: 1 } });
-      expect(updated).toMatchObject({ label: 'new', model: 'claude', systemPrompt: null, metadata: { k: 1 } });
+      const updated = await sessions.update(alice.id, session.id, {
+        model: 'claude',
+        systemPrompt: null,
+        metadata: { k: 1 },
+      });
+      expect(updated).toMatchObject({
+        label: 'new',
+        model: 'claude',
+        systemPrompt: null,
+        metadata: { k: 1 },
+      });
       database.clock.advance(1000);
       const closed = await sessions.close(alice.id, session.id);
       expect(closed.status).toBe('closed');
@@ -68,11 +92,24 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
       const { sessions, messages, toolResults } = database.repositories;
       const alice = await createUser(database, 'alice');
       const session = await sessions.create({ ownerUserId: alice.id });
-      const { message } = await messages.append(alice.id, session.id, { role: 'tool', contentParts: [{ type: 'text', text: 'x' }], toolCallId: 'call-1' });
-      await toolResults.save(alice.id, { sessionId: session.id, messageId: message.id, toolCallId: 'call-1', content: 'full' });
+      const { message } = await messages.append(alice.id, session.id, {
+        role: 'tool',
+        contentParts: [{ type: 'text', text: 'x' }],
+        toolCallId: 'call-1',
+      });
+      await toolResults.save(alice.id, {
+        sessionId: session.id,
+        messageId: message.id,
+        toolCallId: 'call-1',
+        content: 'full',
+      });
       await sessions.delete(alice.id, session.id);
       await expectStorageError(sessions.getForAdmin(session.id), StorageErrorCode.NotFound, 'session');
-      await expectStorageError(toolResults.getForAdmin(session.id, 'call-1'), StorageErrorCode.NotFound, 'tool-result');
+      await expectStorageError(
+        toolResults.getForAdmin(session.id, 'call-1'),
+        StorageErrorCode.NotFound,
+        'tool-result',
+      );
       await expectStorageError(messages.listForAdmin(session.id), StorageErrorCode.NotFound, 'session');
       await expectStorageError(sessions.delete(alice.id, session.id), StorageErrorCode.NotFound, 'session');
     });
@@ -117,35 +154,68 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
       const ids = (list: typeof made) => list.map((session) => session.id);
 
       expect((await sessions.getForAdmin(made[1]!.id)).ownerUserId).toBe(bob.id);
-      const check = async (filter: Parameters<typeof sessions.listAllSessionsForAdmin>[0], expected: typeof made) => {
-        expect((await sessions.listAllSessionsForAdmin(filter)).items.map((session) => session.id)).toEqual(ids(expected));
+      const check = async (
+        filter: Parameters<typeof sessions.listAllSessionsForAdmin>[0],
+        expected: typeof made,
+      ) => {
+        expect((await sessions.listAllSessionsForAdmin(filter)).items.map((session) => session.id)).toEqual(
+          ids(expected),
+        );
       };
       await check({}, newestFirst);
-      await check({ ownerUserId: bob.id }, newestFirst.filter((session) => session.owner === bob.id));
-      await check({ status: 'closed' }, newestFirst.filter((session) => session.closed));
-      await check({ status: 'open', ownerUserId: alice.id }, newestFirst.filter((session) => !session.closed && session.owner === alice.id));
-      await check({ labelContains: 'report' }, newestFirst.filter((session) => session.label.toLowerCase().includes('report')));
+      await check(
+        { ownerUserId: bob.id },
+        newestFirst.filter((session) => session.owner === bob.id),
+      );
+      await check(
+        { status: 'closed' },
+        newestFirst.filter((session) => session.closed),
+      );
+      await check(
+        { status: 'open', ownerUserId: alice.id },
+        newestFirst.filter((session) => !session.closed && session.owner === alice.id),
+      );
+      await check(
+        { labelContains: 'report' },
+        newestFirst.filter((session) => session.label.toLowerCase().includes('report')),
+      );
       await check({ labelContains: '100%' }, [made[3]!]);
       await check({ labelContains: '_' }, [made[3]!]);
       await check({ labelContains: '%' }, [made[3]!]);
-      await check({ createdFrom: new Date(start + 120_000), createdBefore: new Date(start + 240_000) }, [made[2]!, made[1]!]);
-      await check({ createdFrom: new Date(start + 120_000), labelContains: 'REPORT', ownerUserId: alice.id }, [made[4]!]);
+      await check({ createdFrom: new Date(start + 120_000), createdBefore: new Date(start + 240_000) }, [
+        made[2]!,
+        made[1]!,
+      ]);
+      await check(
+        { createdFrom: new Date(start + 120_000), labelContains: 'REPORT', ownerUserId: alice.id },
+        [made[4]!],
+      );
       await check({ ownerUserId: missingId }, []);
       // The owner's own list takes the same filters.
-      expect((await sessions.listForOwner(alice.id, { status: 'closed' })).items.map((session) => session.id)).toEqual([made[2]!.id]);
+      expect(
+        (await sessions.listForOwner(alice.id, { status: 'closed' })).items.map((session) => session.id),
+      ).toEqual([made[2]!.id]);
     });
 
     it('caps the page size and rejects foreign cursors', async () => {
       const database = current();
       const { sessions } = database.repositories;
       const alice = await createUser(database, 'alice');
-      for (let index = 0; index < MAX_PAGE_SIZE + 1; index += 1) await sessions.create({ ownerUserId: alice.id });
+      for (let index = 0; index < MAX_PAGE_SIZE + 1; index += 1)
+        await sessions.create({ ownerUserId: alice.id });
       const page = await sessions.listAllSessionsForAdmin({}, { limit: 10_000 });
       expect(page.items).toHaveLength(MAX_PAGE_SIZE);
       expect(page.nextCursor).not.toBeNull();
       expect((await sessions.listForOwner(alice.id, {}, { limit: 0 })).items).toHaveLength(1);
-      await expectStorageError(sessions.listAllSessionsForAdmin({}, { cursor: 'not-a-cursor' }), StorageErrorCode.InvalidCursor, 'cursor');
-      await expectStorageError(sessions.listAllSessionsForAdmin({}, { cursor: Buffer.from('["s",1]').toString('base64url') }), StorageErrorCode.InvalidCursor);
+      await expectStorageError(
+        sessions.listAllSessionsForAdmin({}, { cursor: 'not-a-cursor' }),
+        StorageErrorCode.InvalidCursor,
+        'cursor',
+      );
+      await expectStorageError(
+        sessions.listAllSessionsForAdmin({}, { cursor: Buffer.from('["s",1]').toString('base64url') }),
+        StorageErrorCode.InvalidCursor,
+      );
     });
   });
 }

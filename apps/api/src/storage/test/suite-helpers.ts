@@ -20,7 +20,11 @@ export function useTestDatabase(factory: TestDatabaseFactory): () => TestDatabas
 }
 
 /** Awaits a rejection and checks it is a `StorageError` with this code (and entity). */
-export async function expectStorageError(promise: Promise<unknown>, code: StorageErrorCode, entity?: StorageEntity): Promise<StorageError> {
+export async function expectStorageError(
+  promise: Promise<unknown>,
+  code: StorageErrorCode,
+  entity?: StorageEntity,
+): Promise<StorageError> {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,

@@ -13,10 +13,24 @@ export function describeToolResultsContract(factory: TestDatabaseFactory): void 
       const { sessions, messages, toolResults } = database.repositories;
       const alice = await createUser(database, 'alice');
       const session = await sessions.create({ ownerUserId: alice.id });
-      const { message } = await messages.append(alice.id, session.id, { role: 'tool', contentParts: [{ type: 'text', text: '[truncated]' }], toolCallId: 'call-1' });
+      const { message } = await messages.append(alice.id, session.id, {
+        role: 'tool',
+        contentParts: [{ type: 'text', text: '[truncated]' }],
+        toolCallId: 'call-1',
+      });
       const content = `${'row,é,漢\n'.repeat(300_000)}end`;
-      const saved = await toolResults.save(alice.id, { sessionId: session.id, messageId: message.id, toolCallId: 'call-1', content });
-      expect(saved).toMatchObject({ sessionId: session.id, messageId: message.id, toolCallId: 'call-1', charCount: content.length });
+      const saved = await toolResults.save(alice.id, {
+        sessionId: session.id,
+        messageId: message.id,
+        toolCallId: 'call-1',
+        content,
+      });
+      expect(saved).toMatchObject({
+        sessionId: session.id,
+        messageId: message.id,
+        toolCallId: 'call-1',
+        charCount: content.length,
+      });
       const read = await toolResults.getForOwner(alice.id, session.id, 'call-1');
       expect(read.content).toBe(content);
       database.clock.advance(1);
@@ -37,11 +51,32 @@ export function describeToolResultsContract(factory: TestDatabaseFactory): void 
       const alice = await createUser(database, 'alice');
       const first = await sessions.create({ ownerUserId: alice.id });
       const second = await sessions.create({ ownerUserId: alice.id });
-      const { message } = await messages.append(alice.id, second.id, { role: 'tool', contentParts: [], toolCallId: 'call-1' });
+      const { message } = await messages.append(alice.id, second.id, {
+        role: 'tool',
+        contentParts: [],
+        toolCallId: 'call-1',
+      });
       await toolResults.save(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'a' });
-      await expectStorageError(toolResults.save(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'b' }), StorageErrorCode.Conflict, 'tool-result');
-      await expectStorageError(toolResults.save(alice.id, { sessionId: first.id, messageId: message.id, toolCallId: 'call-2', content: 'c' }), StorageErrorCode.NotFound, 'message');
-      await expectStorageError(toolResults.getForOwner(alice.id, first.id, 'call-9'), StorageErrorCode.NotFound, 'tool-result');
+      await expectStorageError(
+        toolResults.save(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'b' }),
+        StorageErrorCode.Conflict,
+        'tool-result',
+      );
+      await expectStorageError(
+        toolResults.save(alice.id, {
+          sessionId: first.id,
+          messageId: message.id,
+          toolCallId: 'call-2',
+          content: 'c',
+        }),
+        StorageErrorCode.NotFound,
+        'message',
+      );
+      await expectStorageError(
+        toolResults.getForOwner(alice.id, first.id, 'call-9'),
+        StorageErrorCode.NotFound,
+        'tool-result',
+      );
     });
   });
 }

@@ -20,9 +20,16 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
       const { database, owner, session } = await sessionOf('alice');
       const { turns } = database.repositories;
       await turns.acquire(owner.id, session.id, 'turn-1', 60_000);
-      await expectStorageError(turns.acquire(owner.id, session.id, 'turn-2', 60_000), StorageErrorCode.TurnInProgress, 'session');
+      await expectStorageError(
+        turns.acquire(owner.id, session.id, 'turn-2', 60_000),
+        StorageErrorCode.TurnInProgress,
+        'session',
+      );
       await turns.release(session.id, 'turn-2'); // not the holder: no effect
-      await expectStorageError(turns.acquire(owner.id, session.id, 'turn-2', 60_000), StorageErrorCode.TurnInProgress);
+      await expectStorageError(
+        turns.acquire(owner.id, session.id, 'turn-2', 60_000),
+        StorageErrorCode.TurnInProgress,
+      );
       await turns.release(session.id, 'turn-1');
       await turns.acquire(owner.id, session.id, 'turn-2', 60_000);
     });
@@ -30,7 +37,9 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
     it('races: of many concurrent acquisitions exactly one wins', async () => {
       const { database, owner, session } = await sessionOf('bob');
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 12 }, (_, index) => database.repositories.turns.acquire(owner.id, session.id, `turn-${index}`, 60_000)),
+        Array.from({ length: 12 }, (_, index) =>
+          database.repositories.turns.acquire(owner.id, session.id, `turn-${index}`, 60_000),
+        ),
       );
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     });
@@ -42,7 +51,10 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
       database.clock.advance(500);
       await turns.renew(session.id, 'old', 1_000);
       database.clock.advance(900);
-      await expectStorageError(turns.acquire(owner.id, session.id, 'new', 1_000), StorageErrorCode.TurnInProgress);
+      await expectStorageError(
+        turns.acquire(owner.id, session.id, 'new', 1_000),
+        StorageErrorCode.TurnInProgress,
+      );
       database.clock.advance(200);
       await turns.acquire(owner.id, session.id, 'new', 1_000);
     });
@@ -50,10 +62,21 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
     it('answers foreign and missing sessions alike, and closed ones as closed', async () => {
       const { database, session } = await sessionOf('dave');
       const stranger = await createUser(database, 'mallory');
-      await expectStorageError(database.repositories.turns.acquire(stranger.id, session.id, 't', 1_000), StorageErrorCode.NotFound, 'session');
-      await expectStorageError(database.repositories.turns.acquire(stranger.id, missingId, 't', 1_000), StorageErrorCode.NotFound, 'session');
+      await expectStorageError(
+        database.repositories.turns.acquire(stranger.id, session.id, 't', 1_000),
+        StorageErrorCode.NotFound,
+        'session',
+      );
+      await expectStorageError(
+        database.repositories.turns.acquire(stranger.id, missingId, 't', 1_000),
+        StorageErrorCode.NotFound,
+        'session',
+      );
       await database.repositories.sessions.close(session.ownerUserId, session.id);
-      await expectStorageError(database.repositories.turns.acquire(session.ownerUserId, session.id, 't', 1_000), StorageErrorCode.SessionClosed);
+      await expectStorageError(
+        database.repositories.turns.acquire(session.ownerUserId, session.id, 't', 1_000),
+        StorageErrorCode.SessionClosed,
+      );
     });
 
     it('recovery marks interrupted turns failed: all of them after a single-process restart, expired ones otherwise', async () => {
@@ -65,7 +88,10 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
         [other.id, 60_000],
       ] as const) {
         await turns.acquire(owner.id, target, `turn-${target}`, lease);
-        await messages.append(owner.id, target, { role: 'user', contentParts: [{ type: 'text', text: 'hi' }] });
+        await messages.append(owner.id, target, {
+          role: 'user',
+          contentParts: [{ type: 'text', text: 'hi' }],
+        });
         await messages.append(owner.id, target, { role: 'assistant', contentParts: [], status: 'pending' });
       }
       database.clock.advance(2_000);

@@ -10,13 +10,27 @@ export function describeUsersContract(factory: TestDatabaseFactory): void {
 
     it('creates a user and reads it back by id', async () => {
       const { repositories, clock } = current();
-      const user = await repositories.users.create({ portalId: 'p1', externalId: 'alice', displayName: 'Alice' });
-      expect(user).toEqual({ id: user.id, portalId: 'p1', externalId: 'alice', displayName: 'Alice', createdAt: new Date(clock.now()) });
+      const user = await repositories.users.create({
+        portalId: 'p1',
+        externalId: 'alice',
+        displayName: 'Alice',
+      });
+      expect(user).toEqual({
+        id: user.id,
+        portalId: 'p1',
+        externalId: 'alice',
+        displayName: 'Alice',
+        createdAt: new Date(clock.now()),
+      });
       expect(await repositories.users.getById(user.id)).toEqual(user);
     });
 
     it('answers NotFound for an unknown id', async () => {
-      await expectStorageError(current().repositories.users.getById(missingId), StorageErrorCode.NotFound, 'user');
+      await expectStorageError(
+        current().repositories.users.getById(missingId),
+        StorageErrorCode.NotFound,
+        'user',
+      );
     });
 
     it('keeps one user per (portal, external id): P1 alice and P2 alice are different users', async () => {
@@ -25,7 +39,11 @@ export function describeUsersContract(factory: TestDatabaseFactory): void {
       const p2Alice = await users.create({ portalId: 'p2', externalId: 'alice' });
       const localAlice = await users.create({ externalId: 'alice' });
       expect(new Set([p1Alice.id, p2Alice.id, localAlice.id]).size).toBe(3);
-      await expectStorageError(users.create({ portalId: 'p1', externalId: 'alice' }), StorageErrorCode.Conflict, 'user');
+      await expectStorageError(
+        users.create({ portalId: 'p1', externalId: 'alice' }),
+        StorageErrorCode.Conflict,
+        'user',
+      );
       await expectStorageError(users.create({ externalId: 'alice' }), StorageErrorCode.Conflict, 'user');
       expect((await users.findByExternalId('p2', 'alice'))?.id).toBe(p2Alice.id);
       expect((await users.findByExternalId(null, 'alice'))?.id).toBe(localAlice.id);
@@ -34,7 +52,9 @@ export function describeUsersContract(factory: TestDatabaseFactory): void {
 
     it('ensurePortalUser creates once and converges under concurrency', async () => {
       const { users } = current().repositories;
-      const all = await Promise.all(Array.from({ length: 10 }, () => users.ensurePortalUser('p1', 'bob', 'Bob')));
+      const all = await Promise.all(
+        Array.from({ length: 10 }, () => users.ensurePortalUser('p1', 'bob', 'Bob')),
+      );
       expect(new Set(all.map((user) => user.id)).size).toBe(1);
       const again = await users.ensurePortalUser('p1', 'bob');
       expect(again.id).toBe(all[0]!.id);
@@ -56,13 +76,24 @@ export function describeUsersContract(factory: TestDatabaseFactory): void {
       }
       const all = await users.listForAdmin();
       expect(all.items.map((user) => user.externalId)).toEqual(['dave', 'carol', 'bob', 'alice']);
-      expect((await users.listForAdmin({ portalId: 'p1' })).items.map((user) => user.externalId)).toEqual(['bob', 'alice']);
-      expect((await users.listForAdmin({ search: 'MARTIN' })).items.map((user) => user.externalId)).toEqual(['alice']);
-      expect((await users.listForAdmin({ search: '100%' })).items.map((user) => user.externalId)).toEqual(['carol']);
-      expect((await users.listForAdmin({ search: '%' })).items.map((user) => user.externalId)).toEqual(['carol']);
+      expect((await users.listForAdmin({ portalId: 'p1' })).items.map((user) => user.externalId)).toEqual([
+        'bob',
+        'alice',
+      ]);
+      expect((await users.listForAdmin({ search: 'MARTIN' })).items.map((user) => user.externalId)).toEqual([
+        'alice',
+      ]);
+      expect((await users.listForAdmin({ search: '100%' })).items.map((user) => user.externalId)).toEqual([
+        'carol',
+      ]);
+      expect((await users.listForAdmin({ search: '%' })).items.map((user) => user.externalId)).toEqual([
+        'carol',
+      ]);
       const first = await users.listForAdmin({}, { limit: 3 });
       const second = await users.listForAdmin({}, { limit: 3, cursor: first.nextCursor });
-      expect([...first.items, ...second.items].map((user) => user.id)).toEqual(created.map((user) => user.id).reverse());
+      expect([...first.items, ...second.items].map((user) => user.id)).toEqual(
+        created.map((user) => user.id).reverse(),
+      );
       expect(second.nextCursor).toBeNull();
     });
   });

@@ -3,7 +3,13 @@ import { createApp } from '../../../src/create-app';
 import { loadConfig } from '../../../src/config/app-config';
 import type { Session, User } from '../../../src/storage';
 import type { Engine } from '../../support/engines';
-import { createLocalUser, createSession, issuePortalKey, issueUserKey, type IssuedKey } from '../../support/fixtures';
+import {
+  createLocalUser,
+  createSession,
+  issuePortalKey,
+  issueUserKey,
+  type IssuedKey,
+} from '../../support/fixtures';
 import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
 import { emulatorEnvironment } from '../../support/provider-emulator';
 
@@ -45,7 +51,13 @@ export function describeAgentTurns(engine: Engine): void {
     });
 
     const send = (body: unknown, headers: Record<string, string> = {}, sessionId = session.id) =>
-      test.request({ method: 'POST', url: `/v1/sessions/${sessionId}/messages`, key: aliceKey.key, body, headers });
+      test.request({
+        method: 'POST',
+        url: `/v1/sessions/${sessionId}/messages`,
+        key: aliceKey.key,
+        body,
+        headers,
+      });
 
     it('answers a turn as JSON: the stored user message, the answer, usage', async () => {
       test.emulator.script({ kind: 'text', text: 'Hi Alice!', usage: { inputTokens: 9, outputTokens: 3 } });
@@ -54,8 +66,16 @@ export function describeAgentTurns(engine: Engine): void {
       const turn = response.json();
       expect(turn).toMatchObject({ status: 'complete', replayed: false, text: 'Hi Alice!' });
       expect(turn.messages.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant']);
-      expect(turn.messages[1]).toMatchObject({ usage: { input: 9, output: 3 }, model: 'gpt-test', status: 'complete' });
-      const listed = await test.request({ method: 'GET', url: `/v1/sessions/${session.id}/messages`, key: aliceKey.key });
+      expect(turn.messages[1]).toMatchObject({
+        usage: { input: 9, output: 3 },
+        model: 'gpt-test',
+        status: 'complete',
+      });
+      const listed = await test.request({
+        method: 'GET',
+        url: `/v1/sessions/${session.id}/messages`,
+        key: aliceKey.key,
+      });
       expect(listed.json().items).toHaveLength(2);
     });
 
@@ -67,7 +87,10 @@ export function describeAgentTurns(engine: Engine): void {
       const events = parseSse(response.body);
       expect(events[0]?.event).toBe('turn-start');
       expect(events.at(-1)?.event).toBe('turn-end');
-      const text = events.filter((event) => event.event === 'text-delta').map((event) => event.data['text']).join('');
+      const text = events
+        .filter((event) => event.event === 'text-delta')
+        .map((event) => event.data['text'])
+        .join('');
       expect(text).toBe('streaming works');
       expect(events.filter((event) => event.event === 'text-delta').length).toBeGreaterThan(1);
       expect(events.some((event) => event.event === 'usage')).toBe(true);
@@ -77,14 +100,24 @@ export function describeAgentTurns(engine: Engine): void {
       test.emulator.script({ kind: 'error', status: 500, message: 'model exploded', times: 3 });
       const response = await send({ content: 'Will fail' });
       expect(response.statusCode).toBe(502);
-      expect(response.json().error).toMatchObject({ code: 'UPSTREAM_FAILED', message: expect.stringContaining('model exploded') });
-      const messages = (await test.request({ method: 'GET', url: `/v1/sessions/${session.id}/messages`, key: aliceKey.key })).json().items;
-      expect(messages.map((message: { role: string; status: string }) => [message.role, message.status])).toEqual([
+      expect(response.json().error).toMatchObject({
+        code: 'UPSTREAM_FAILED',
+        message: expect.stringContaining('model exploded'),
+      });
+      const messages = (
+        await test.request({ method: 'GET', url: `/v1/sessions/${session.id}/messages`, key: aliceKey.key })
+      ).json().items;
+      expect(
+        messages.map((message: { role: string; status: string }) => [message.role, message.status]),
+      ).toEqual([
         ['user', 'complete'],
         ['assistant', 'failed'],
       ]);
       test.emulator.script({ kind: 'text', text: 'recovered' });
-      expect((await send({ content: 'Again' })).json()).toMatchObject({ status: 'complete', text: 'recovered' });
+      expect((await send({ content: 'Again' })).json()).toMatchObject({
+        status: 'complete',
+        text: 'recovered',
+      });
     });
 
     it('a streamed failure ends with an error event', async () => {
@@ -134,7 +167,10 @@ export function describeAgentTurns(engine: Engine): void {
       await test.api.repositories.sessions.update(alice.id, unknown.id, { model: 'mystery-9000' });
       const response = await send({ content: 'x' }, {}, unknown.id);
       expect(response.statusCode).toBe(400);
-      expect(response.json().error).toMatchObject({ code: 'UNKNOWN_MODEL', message: expect.stringContaining('mystery-9000') });
+      expect(response.json().error).toMatchObject({
+        code: 'UNKNOWN_MODEL',
+        message: expect.stringContaining('mystery-9000'),
+      });
       expect((await test.api.repositories.messages.listForOwner(alice.id, unknown.id)).items).toHaveLength(0);
     });
 
@@ -142,23 +178,51 @@ export function describeAgentTurns(engine: Engine): void {
       test.emulator.script({ kind: 'json', value: { sentiment: 'great' } });
       const response = await send({
         content: 'How do I feel?',
-        responseFormat: { type: 'json_schema', schema: { type: 'object', properties: { sentiment: { enum: ['good', 'bad'] } }, required: ['sentiment'] } },
+        responseFormat: {
+          type: 'json_schema',
+          schema: {
+            type: 'object',
+            properties: { sentiment: { enum: ['good', 'bad'] } },
+            required: ['sentiment'],
+          },
+        },
       });
       expect(response.json()).toMatchObject({
         json: { sentiment: 'great' },
-        validation: { valid: false, errors: [expect.objectContaining({ path: '/sentiment', keyword: 'enum' })] },
+        validation: {
+          valid: false,
+          errors: [expect.objectContaining({ path: '/sentiment', keyword: 'enum' })],
+        },
       });
     });
 
     it('a portal acts for its end user; another portal’s user of the same name cannot see the session', async () => {
       const portalKey = await issuePortalKey(test.api.repositories, 'acme', true);
       const other = await issuePortalKey(test.api.repositories, 'globex', true);
-      const created = await test.request({ method: 'POST', url: '/v1/sessions', key: portalKey.key, headers: { 'x-end-user-id': 'zoe' }, body: {} });
+      const created = await test.request({
+        method: 'POST',
+        url: '/v1/sessions',
+        key: portalKey.key,
+        headers: { 'x-end-user-id': 'zoe' },
+        body: {},
+      });
       const sessionId = created.json().id as string;
       test.emulator.script({ kind: 'text', text: 'hello zoe' });
-      const own = await test.request({ method: 'POST', url: `/v1/sessions/${sessionId}/messages`, key: portalKey.key, headers: { 'x-end-user-id': 'zoe' }, body: { content: 'hi' } });
+      const own = await test.request({
+        method: 'POST',
+        url: `/v1/sessions/${sessionId}/messages`,
+        key: portalKey.key,
+        headers: { 'x-end-user-id': 'zoe' },
+        body: { content: 'hi' },
+      });
       expect(own.statusCode).toBe(200);
-      const foreign = await test.request({ method: 'POST', url: `/v1/sessions/${sessionId}/messages`, key: other.key, headers: { 'x-end-user-id': 'zoe' }, body: { content: 'hi' } });
+      const foreign = await test.request({
+        method: 'POST',
+        url: `/v1/sessions/${sessionId}/messages`,
+        key: other.key,
+        headers: { 'x-end-user-id': 'zoe' },
+        body: { content: 'hi' },
+      });
       expect(foreign.statusCode).toBe(404);
     });
 
@@ -177,7 +241,8 @@ export function describeAgentTurns(engine: Engine): void {
       await pending;
       let messages: Array<{ status: string; error: { code?: string } | null }> = [];
       for (let attempt = 0; attempt < 50; attempt++) {
-        messages = (await test.api.repositories.messages.listForOwner(alice.id, session.id)).items as typeof messages;
+        messages = (await test.api.repositories.messages.listForOwner(alice.id, session.id))
+          .items as typeof messages;
         if (messages[1]?.status === 'failed') break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -194,14 +259,29 @@ export function describeAgentTurns(engine: Engine): void {
         const bob = await createLocalUser(repositories, 'bob');
         const bobSession = await createSession(repositories, bob, 'crashed');
         // What a crash mid-turn leaves behind: a held lease and a pending answer.
-        await repositories.turns.acquire(bob.id, bobSession.id, 'turn-of-dead-process', engine === 'sqlite' ? 60_000 : -1);
-        await repositories.messages.append(bob.id, bobSession.id, { role: 'user', contentParts: [{ type: 'text', text: 'hi' }] });
-        await repositories.messages.append(bob.id, bobSession.id, { role: 'assistant', contentParts: [], status: 'pending' });
-        const restarted = await createApp(loadConfig({ ...baseTestEnvironment, ...emulatorEnvironment(test.emulator) }), {
-          database: test.database.database,
-          clock: test.database.clock.now,
-          logDestination: test.logs,
+        await repositories.turns.acquire(
+          bob.id,
+          bobSession.id,
+          'turn-of-dead-process',
+          engine === 'sqlite' ? 60_000 : -1,
+        );
+        await repositories.messages.append(bob.id, bobSession.id, {
+          role: 'user',
+          contentParts: [{ type: 'text', text: 'hi' }],
         });
+        await repositories.messages.append(bob.id, bobSession.id, {
+          role: 'assistant',
+          contentParts: [],
+          status: 'pending',
+        });
+        const restarted = await createApp(
+          loadConfig({ ...baseTestEnvironment, ...emulatorEnvironment(test.emulator) }),
+          {
+            database: test.database.database,
+            clock: test.database.clock.now,
+            logDestination: test.logs,
+          },
+        );
         try {
           const messages = (await repositories.messages.listForOwner(bob.id, bobSession.id)).items;
           expect(messages.map((message) => message.status)).toEqual(['complete', 'failed']);

@@ -539,7 +539,8 @@ export function describeAuthorizationMatrix(engine: Engine): void {
         for (const [route, bodies] of notFoundBodies)
           expect([...bodies], `404 bodies of ${route}`).toHaveLength(1);
         // Every 401 so far carries one and the same body (per error shape).
-        for (const [shape, bodies] of unauthenticatedBodies) expect([...bodies], `401 bodies (${shape})`).toHaveLength(1);
+        for (const [shape, bodies] of unauthenticatedBodies)
+          expect([...bodies], `401 bodies (${shape})`).toHaveLength(1);
       },
     );
   });
@@ -611,7 +612,12 @@ function checkErrorBody(
       typeof body.error?.['message'] === 'string' &&
       typeof body.error['type'] === 'string' &&
       Object.keys(body.error).sort().join(',') === 'code,message,param,type';
-    if (!ok) mismatches.push({ cell, expected: "OpenAI's error body { error: { message, type, param, code } }", actual: response.body.slice(0, 200) });
+    if (!ok)
+      mismatches.push({
+        cell,
+        expected: "OpenAI's error body { error: { message, type, param, code } }",
+        actual: response.body.slice(0, 200),
+      });
     return;
   }
   const body = response.json<{ error?: { code?: unknown; message?: unknown; requestId?: unknown } }>();

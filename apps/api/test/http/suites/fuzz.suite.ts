@@ -341,7 +341,10 @@ function describeProblem(response: InjectResponse, path: string): string | undef
     try {
       const body = response.json<{ error?: Record<string, unknown> }>();
       const ok =
-        typeof body.error?.['message'] === 'string' && typeof body.error['type'] === 'string' && 'param' in body.error && 'code' in body.error;
+        typeof body.error?.['message'] === 'string' &&
+        typeof body.error['type'] === 'string' &&
+        'param' in body.error &&
+        'code' in body.error;
       return ok ? undefined : `unexpected OpenAI error body ${response.body.slice(0, 200)}`;
     } catch {
       return `non-JSON error body ${response.body.slice(0, 200)}`;

@@ -84,7 +84,8 @@ export function describeLab(engine: Engine): void {
       test.emulator.reset();
     });
 
-    const createRun = (body: unknown) => test.request({ method: 'POST', url: runsUrl, key: viewerKey.key, body });
+    const createRun = (body: unknown) =>
+      test.request({ method: 'POST', url: runsUrl, key: viewerKey.key, body });
     const read = (url: string) => test.request({ method: 'GET', url, key: viewerKey.key });
     const resultOf = (run: RunJson, model: string): ResultJson => {
       const result = run.results.find((candidate) => candidate.model === model);
@@ -93,11 +94,25 @@ export function describeLab(engine: Engine): void {
     };
 
     it('lowers one schema three ways, reports each change, sends it, and validates every answer', async () => {
-      const response = await createRun({ name: 'Review extraction v1', schema: reviewSchema, prompt: 'Review: great phone', systemPrompt: 'Extract the review.', targets: threeProviders });
+      const response = await createRun({
+        name: 'Review extraction v1',
+        schema: reviewSchema,
+        prompt: 'Review: great phone',
+        systemPrompt: 'Extract the review.',
+        targets: threeProviders,
+      });
       expect(response.statusCode).toBe(201);
       const run = response.json<RunJson>();
-      expect(run).toMatchObject({ name: 'Review extraction v1', actorPrincipalId: viewer.id, strict: true, systemPrompt: 'Extract the review.', schema: reviewSchema });
-      expect(run.results.map((result) => [result.model, result.provider, result.status, result.schemaTarget])).toEqual([
+      expect(run).toMatchObject({
+        name: 'Review extraction v1',
+        actorPrincipalId: viewer.id,
+        strict: true,
+        systemPrompt: 'Extract the review.',
+        schema: reviewSchema,
+      });
+      expect(
+        run.results.map((result) => [result.model, result.provider, result.status, result.schemaTarget]),
+      ).toEqual([
         ['gpt-test', 'openai', 'ok', 'openai-strict'],
         ['claude-test', 'anthropic', 'ok', 'anthropic'],
         ['gemini-test', 'gemini', 'ok', 'gemini'],
@@ -107,11 +122,20 @@ export function describeLab(engine: Engine): void {
       // Three dialects: three different schemas, each change reported against the original.
       const lowered = new Set(run.results.map((result) => JSON.stringify(result.loweredSchema)));
       expect(lowered.size).toBe(3);
-      const changes = (result: ResultJson) => result.changes.map((change) => `${change.pointer} ${change.keyword} ${change.action}`);
+      const changes = (result: ResultJson) =>
+        result.changes.map((change) => `${change.pointer} ${change.keyword} ${change.action}`);
       expect(changes(openai)).toContain('/properties/note required made-required-nullable');
       expect(openai.loweredSchema?.['required']).toEqual(['title', 'rating', 'tags', 'note']);
-      expect(changes(anthropic)).toEqual(expect.arrayContaining(['/properties/rating minimum moved-to-description', '/properties/tags maxItems moved-to-description']));
-      expect(anthropic.loweredSchema).toMatchObject({ additionalProperties: false, properties: { rating: { description: expect.stringContaining('>= 1') } } });
+      expect(changes(anthropic)).toEqual(
+        expect.arrayContaining([
+          '/properties/rating minimum moved-to-description',
+          '/properties/tags maxItems moved-to-description',
+        ]),
+      );
+      expect(anthropic.loweredSchema).toMatchObject({
+        additionalProperties: false,
+        properties: { rating: { description: expect.stringContaining('>= 1') } },
+      });
       expect(changes(gemini)).toContain(' additionalProperties dropped');
       expect(gemini.loweredSchema).not.toHaveProperty('additionalProperties');
       expect(new Set(run.results.map((result) => JSON.stringify(result.changes))).size).toBe(3);
@@ -121,13 +145,24 @@ export function describeLab(engine: Engine): void {
         const result = run.results.find((candidate) => candidate.provider === provider);
         expect(result?.request, provider).toEqual(test.emulator.lastRequest(provider)?.body);
       }
-      expect(openai.request).toMatchObject({ response_format: { type: 'json_schema', json_schema: { name: 'Review_extraction_v1', strict: true, schema: openai.loweredSchema } } });
-      expect(anthropic.request).toMatchObject({ output_config: { format: { type: 'json_schema', schema: anthropic.loweredSchema } } });
-      expect(gemini.request).toMatchObject({ generationConfig: { responseMimeType: 'application/json', responseSchema: gemini.loweredSchema } });
+      expect(openai.request).toMatchObject({
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'Review_extraction_v1', strict: true, schema: openai.loweredSchema },
+        },
+      });
+      expect(anthropic.request).toMatchObject({
+        output_config: { format: { type: 'json_schema', schema: anthropic.loweredSchema } },
+      });
+      expect(gemini.request).toMatchObject({
+        generationConfig: { responseMimeType: 'application/json', responseSchema: gemini.loweredSchema },
+      });
 
       for (const result of run.results) {
         expect(result.rawOutput, result.model).toEqual(expect.any(String));
-        expect(result.json, result.model).toEqual(expect.objectContaining({ title: expect.any(String), tags: expect.any(Array) }));
+        expect(result.json, result.model).toEqual(
+          expect.objectContaining({ title: expect.any(String), tags: expect.any(Array) }),
+        );
         expect(result.validation, result.model).toEqual({ valid: true, errors: [] });
         expect(result.usage?.['inputTokens'], result.model).toBeGreaterThan(0);
         expect(result.latencyMs, result.model).toBeGreaterThanOrEqual(0);
@@ -144,7 +179,14 @@ export function describeLab(engine: Engine): void {
     });
 
     it('records failing targets with their errors while the others succeed', async () => {
-      test.emulator.script({ kind: 'error', status: 529, retryAfterMs: 0, times: 3, message: 'Overloaded right now', match: { provider: 'anthropic' } });
+      test.emulator.script({
+        kind: 'error',
+        status: 529,
+        retryAfterMs: 0,
+        times: 3,
+        message: 'Overloaded right now',
+        match: { provider: 'anthropic' },
+      });
       const response = await createRun({
         name: 'partial failure',
         schema: reviewSchema,
@@ -185,11 +227,20 @@ export function describeLab(engine: Engine): void {
     });
 
     it('a recursive schema: Anthropic and Gemini report the lowering error without a call, OpenAI strict succeeds', async () => {
-      const response = await createRun({ name: 'tree', schema: recursiveSchema, prompt: 'A small tree', targets: threeProviders });
+      const response = await createRun({
+        name: 'tree',
+        schema: recursiveSchema,
+        prompt: 'A small tree',
+        targets: threeProviders,
+      });
       expect(response.statusCode).toBe(201);
       const run = response.json<RunJson>();
       const openai = resultOf(run, 'gpt-test');
-      expect(openai).toMatchObject({ status: 'ok', schemaTarget: 'openai-strict', validation: { valid: true, errors: [] } });
+      expect(openai).toMatchObject({
+        status: 'ok',
+        schemaTarget: 'openai-strict',
+        validation: { valid: true, errors: [] },
+      });
       expect(openai.loweredSchema).toHaveProperty('$defs');
       for (const model of ['claude-test', 'gemini-test']) {
         expect(resultOf(run, model), model).toMatchObject({
@@ -213,10 +264,17 @@ export function describeLab(engine: Engine): void {
         value: { title: 'ok', rating: 9, tags: ['a', 'b', 'c', 'd', 'e', 'f'] },
         match: { provider: 'anthropic' },
       });
-      const response = await createRun({ name: 'violations', schema: reviewSchema, prompt: 'Review: meh', targets: threeProviders });
+      const response = await createRun({
+        name: 'violations',
+        schema: reviewSchema,
+        prompt: 'Review: meh',
+        targets: threeProviders,
+      });
       const anthropic = resultOf(response.json<RunJson>(), 'claude-test');
       expect(anthropic.status).toBe('ok');
-      expect(anthropic.rawOutput).toBe(JSON.stringify({ title: 'ok', rating: 9, tags: ['a', 'b', 'c', 'd', 'e', 'f'] }));
+      expect(anthropic.rawOutput).toBe(
+        JSON.stringify({ title: 'ok', rating: 9, tags: ['a', 'b', 'c', 'd', 'e', 'f'] }),
+      );
       expect(anthropic.json).toEqual({ title: 'ok', rating: 9, tags: ['a', 'b', 'c', 'd', 'e', 'f'] });
       expect(anthropic.validation?.valid).toBe(false);
       expect(anthropic.validation?.errors.map((issue) => [issue.path, issue.keyword])).toEqual(
@@ -231,7 +289,14 @@ export function describeLab(engine: Engine): void {
 
     it('reports output that is not JSON at all', async () => {
       test.emulator.script({ kind: 'json', text: '{"title": "cut off', match: { provider: 'gemini' } });
-      const run = (await createRun({ name: 'truncated', schema: reviewSchema, prompt: 'x', targets: [{ model: 'gemini-test' }] })).json<RunJson>();
+      const run = (
+        await createRun({
+          name: 'truncated',
+          schema: reviewSchema,
+          prompt: 'x',
+          targets: [{ model: 'gemini-test' }],
+        })
+      ).json<RunJson>();
       expect(run.results[0]).toMatchObject({
         status: 'ok',
         rawOutput: '{"title": "cut off',
@@ -243,21 +308,45 @@ export function describeLab(engine: Engine): void {
     it('a hung provider times out alone; the run still answers', async () => {
       test.emulator.script({ kind: 'hang', match: { provider: 'gemini' } });
       const started = Date.now();
-      const response = await createRun({ name: 'slow', schema: reviewSchema, prompt: 'x', targets: threeProviders, timeoutMs: 1_000 });
+      const response = await createRun({
+        name: 'slow',
+        schema: reviewSchema,
+        prompt: 'x',
+        targets: threeProviders,
+        timeoutMs: 1_000,
+      });
       expect(response.statusCode).toBe(201);
       expect(Date.now() - started).toBeLessThan(10_000);
       const run = response.json<RunJson>();
-      expect(resultOf(run, 'gemini-test')).toMatchObject({ status: 'error', error: { kind: 'timeout', code: 'timeout' } });
+      expect(resultOf(run, 'gemini-test')).toMatchObject({
+        status: 'error',
+        error: { kind: 'timeout', code: 'timeout' },
+      });
       expect(resultOf(run, 'gemini-test').latencyMs).toBeGreaterThanOrEqual(900);
       expect(resultOf(run, 'gpt-test').status).toBe('ok');
       expect(resultOf(run, 'claude-test').status).toBe('ok');
     });
 
     it('sends the schema unchanged to OpenAI when strict is off', async () => {
-      const run = (await createRun({ name: 'loose', schema: reviewSchema, prompt: 'x', strict: false, targets: [{ model: 'gpt-test' }] })).json<RunJson>();
+      const run = (
+        await createRun({
+          name: 'loose',
+          schema: reviewSchema,
+          prompt: 'x',
+          strict: false,
+          targets: [{ model: 'gpt-test' }],
+        })
+      ).json<RunJson>();
       expect(run['strict']).toBe(false);
-      expect(run.results[0]).toMatchObject({ status: 'ok', schemaTarget: null, loweredSchema: reviewSchema, changes: [] });
-      expect(run.results[0]?.request).toMatchObject({ response_format: { type: 'json_schema', json_schema: { schema: reviewSchema } } });
+      expect(run.results[0]).toMatchObject({
+        status: 'ok',
+        schemaTarget: null,
+        loweredSchema: reviewSchema,
+        changes: [],
+      });
+      expect(run.results[0]?.request).toMatchObject({
+        response_format: { type: 'json_schema', json_schema: { schema: reviewSchema } },
+      });
       expect(run.results[0]?.request).not.toHaveProperty('response_format.json_schema.strict');
     });
 
@@ -271,7 +360,10 @@ export function describeLab(engine: Engine): void {
       });
       expect(response.statusCode).toBe(201);
       const run = response.json<RunJson>();
-      expect(run.schema).toEqual({ type: 'object', properties: { 'key\uFFFD': { type: 'string', description: 'x\uFFFD' } } });
+      expect(run.schema).toEqual({
+        type: 'object',
+        properties: { 'key\uFFFD': { type: 'string', description: 'x\uFFFD' } },
+      });
       expect(run.results.map((result) => result.model)).toEqual(['gpt-\uFFFD', 'unknown-\uFFFD']);
       expect((await read(`${runsUrl}/${run.id}`)).json()).toEqual(run);
     });
@@ -301,7 +393,16 @@ export function describeLab(engine: Engine): void {
     it('lists runs newest first with a cursor, reads one, and answers 404 for a missing run', async () => {
       const created: RunJson[] = [];
       for (const name of ['first', 'second', 'third']) {
-        created.push((await createRun({ name, schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }, prompt: 'ok?', targets: [{ model: 'gpt-test' }, { model: 'nope' }] })).json<RunJson>());
+        created.push(
+          (
+            await createRun({
+              name,
+              schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+              prompt: 'ok?',
+              targets: [{ model: 'gpt-test' }, { model: 'nope' }],
+            })
+          ).json<RunJson>(),
+        );
       }
       const firstPage = await read(`${runsUrl}?limit=2`);
       expect(firstPage.statusCode).toBe(200);
@@ -321,7 +422,9 @@ export function describeLab(engine: Engine): void {
         durationMs: expect.any(Number),
       });
       expect(page.nextCursor).not.toBeNull();
-      const secondPage = (await read(`${runsUrl}?limit=2&cursor=${page.nextCursor}`)).json<{ items: Array<{ id: string }> }>();
+      const secondPage = (await read(`${runsUrl}?limit=2&cursor=${page.nextCursor}`)).json<{
+        items: Array<{ id: string }>;
+      }>();
       expect(secondPage.items[0]?.id).toBe(created[0]?.id);
 
       expect((await read(`${runsUrl}/${created[1]?.id}`)).json()).toEqual(created[1]);

@@ -280,16 +280,15 @@ export function describeSessionsAndAdmin(engine: Engine): void {
         url: `/v1/admin/audit?sessionId=${session.id}`,
         key: adminKey.key,
       });
-      const entries =
-        audit.json<
-          PageBody<{
-            action: string;
-            actorPrincipalId: string;
-            targetUserId: string;
-            reason: string;
-            requestId: string;
-          }>
-        >().items;
+      const entries = audit.json<
+        PageBody<{
+          action: string;
+          actorPrincipalId: string;
+          targetUserId: string;
+          reason: string;
+          requestId: string;
+        }>
+      >().items;
       expect(
         entries.map((entry) => [
           entry.action,
