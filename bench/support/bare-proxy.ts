@@ -18,10 +18,15 @@ const server = createServer((request, response) => {
       try {
         const answer = await fetch(`${upstream}${request.url ?? ''}`, {
           method: request.method ?? 'GET',
-          headers: { 'content-type': request.headers['content-type'] ?? 'application/json', authorization: request.headers['authorization'] ?? '' },
+          headers: {
+            'content-type': request.headers['content-type'] ?? 'application/json',
+            authorization: request.headers['authorization'] ?? '',
+          },
           ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
         });
-        response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        response.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/json',
+        });
         if (answer.body) for await (const chunk of answer.body) response.write(chunk);
         response.end();
       } catch (error) {
@@ -33,6 +38,8 @@ const server = createServer((request, response) => {
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`bare proxy listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+  process.stdout.write(
+    `bare proxy listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`,
+  );
 });
 process.once('SIGTERM', () => process.exit(0));

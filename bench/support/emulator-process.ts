@@ -19,7 +19,15 @@ export interface EmulatorProcess {
 export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', join(workspaceRoot, 'libs/provider-emulator/src/cli.ts'), '--port', '0', '--max-recorded-requests', '0'],
+    [
+      '--import',
+      'tsx',
+      join(workspaceRoot, 'libs/provider-emulator/src/cli.ts'),
+      '--port',
+      '0',
+      '--max-recorded-requests',
+      '0',
+    ],
     { cwd: workspaceRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let output = '';

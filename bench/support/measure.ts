@@ -25,12 +25,18 @@ export function resetStats(stats: VariantStats): void {
  * round: robust to another process stealing the CPU during a few batches.
  */
 export function medianCpuRatio(candidate: VariantStats, baseline: VariantStats): number {
-  const ratios = candidate.batchCpuPerRequest.map((value, index) => value / baseline.batchCpuPerRequest[index]!);
+  const ratios = candidate.batchCpuPerRequest.map(
+    (value, index) => value / baseline.batchCpuPerRequest[index]!,
+  );
   return percentile(ratios, 0.5);
 }
 
 /** Runs `batch` sequential calls, adding their process CPU time and per-call latencies to `stats`. */
-export async function measureBatch(stats: VariantStats, batch: number, call: () => Promise<unknown>): Promise<void> {
+export async function measureBatch(
+  stats: VariantStats,
+  batch: number,
+  call: () => Promise<unknown>,
+): Promise<void> {
   const cpuBefore = process.cpuUsage();
   for (let index = 0; index < batch; index++) {
     const started = performance.now();

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -15,6 +15,7 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { errorBody } from './errors/error-body';
 import { httpStatusOf } from './errors/http-status';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
+import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
 import { createLogger } from './logging/create-logger';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { ApiMetrics } from './metrics/api-metrics';
@@ -131,7 +132,7 @@ async function startNest(
   const metrics = new ApiMetrics();
   const registeredRoutes = new RegisteredRoutes();
   instanceCount += 1;
-  const adapter = new FastifyAdapter({
+  const adapter = new StreamingFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: requestIdOf,

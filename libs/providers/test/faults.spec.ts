@@ -140,6 +140,54 @@ describe.each(providerNames)('%s faults', (provider) => {
   });
 });
 
+describe('a stream that goes silent', () => {
+  const { emulator, clients } = useEmulator();
+
+  it.each(providerNames)(
+    '%s: ends with a timeout error after the idle limit, without retrying once output began',
+    async (provider) => {
+      emulator().script(
+        {
+          kind: 'text',
+          text: 'abcdefghijklmnopqrstuvwxyz',
+          chunkSize: 2,
+          streamFault: { kind: 'stall', afterChunks: 5 },
+        },
+        { kind: 'text', text: 'never used' },
+      );
+      const seen: string[] = [];
+      let failure: unknown;
+      try {
+        for await (const part of executeChatCompletion(clients()[provider], {
+          ...options(provider),
+          stream: true,
+          streamIdleTimeoutMs: 300,
+        })) {
+          if (part.type === 'text-delta') seen.push(part.text);
+        }
+      } catch (error) {
+        failure = error;
+      }
+      expect(failure).toMatchObject({ code: 'timeout', provider });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(emulator().requests).toHaveLength(1);
+    },
+  );
+
+  it('is retried when the provider stays silent before the first chunk', async () => {
+    emulator().script({ kind: 'text', text: 'late', delayMs: 1_000 }, { kind: 'text', text: 'on time' });
+    const parts = await collect(
+      executeChatCompletion(clients().openai, {
+        ...options('openai'),
+        stream: true,
+        streamIdleTimeoutMs: 300,
+      }),
+    );
+    const finish = parts.at(-1);
+    expect(finish?.type === 'finish' && finish.result).toMatchObject({ text: 'on time', attempts: 2 });
+  });
+});
+
 describe('SDK-level timeouts are retried by the single loop', () => {
   const { emulator } = useEmulator();
 

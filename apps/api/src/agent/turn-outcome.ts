@@ -44,5 +44,5 @@ export function failedTurnError(result: TurnResult): ApiError {
   const where = error.provider ? `${error.provider}: ` : '';
   const recorded = `The turn ${result.turnId} was recorded as failed; your message is kept in the session.`;
   const code = error.code === 'timeout' ? ApiErrorCode.UpstreamTimeout : ApiErrorCode.UpstreamFailed;
-  return new ApiError(code, `${where}${error.message}. ${recorded}`);
+  return new ApiError(code, `${where}${error.message.replace(/[.\s]+$/, '')}. ${recorded}`);
 }

@@ -88,7 +88,11 @@ export class OpenAICompatController {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) disconnect.abort();
     });
-    const options = { ...toChatOptions(body), signal: disconnect.signal };
+    const options = {
+      ...toChatOptions(body),
+      signal: disconnect.signal,
+      streamIdleTimeoutMs: this.router.requestTimeoutMs,
+    };
     try {
       if (!body.stream) {
         return toOpenAICompletion(

@@ -5,6 +5,7 @@ import type { ToolCall } from '../types/messages';
 import type { ChatCompletionOptions } from '../types/options';
 import type { ChatStreamPart, FinishReason, Usage } from '../types/result';
 import { buildResult } from './complete';
+import { defaultStreamIdleTimeoutMs, StreamIdleGuard } from './stream-idle-guard';
 import {
   emptyUsage,
   type PreparedCall,
@@ -23,12 +24,23 @@ interface OpenedStream {
  * Opening the stream and reading its first chunk are retried; after that nothing is, because the
  * caller has already seen output that a second attempt would contradict.
  */
-function openWithRetry(adapter: ProviderAdapter, prepared: PreparedCall, options: ChatCompletionOptions) {
+function openWithRetry(
+  adapter: ProviderAdapter,
+  prepared: PreparedCall,
+  options: ChatCompletionOptions,
+  idle: StreamIdleGuard,
+) {
   return withRetry<OpenedStream>(
     async () => {
-      const opened = await adapter.openStream(prepared, options.signal);
-      const iterator = opened.chunks[Symbol.asyncIterator]();
-      return { iterator, first: await iterator.next(), decoder: opened.decoder };
+      const signal = idle.startAttempt();
+      try {
+        const opened = await adapter.openStream(prepared, signal);
+        const iterator = opened.chunks[Symbol.asyncIterator]();
+        return { iterator, first: await iterator.next(), decoder: opened.decoder };
+      } catch (error) {
+        // A silent provider is a timeout (retryable), not the caller's abort.
+        throw idle.timedOut ? idle.timeoutError(adapter.provider, error) : error;
+      }
     },
     {
       policy: { ...defaultRetryPolicy, ...options.retry },
@@ -50,7 +62,15 @@ export async function* stream(
     request: prepared.body,
     ...(prepared.schemaLowering && { schemaLowering: prepared.schemaLowering }),
   };
-  const { value: opened, attempts } = await openWithRetry(adapter, prepared, options);
+  const idle = new StreamIdleGuard(options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs, options.signal);
+  let opened: OpenedStream;
+  let attempts: number;
+  try {
+    ({ value: opened, attempts } = await openWithRetry(adapter, prepared, options, idle));
+  } catch (error) {
+    idle.stop();
+    throw error;
+  }
 
   let text = '';
   let model = String(prepared.body['model'] ?? '');
@@ -96,6 +116,7 @@ export async function* stream(
 
   try {
     for (let next = opened.first; !next.done; next = await opened.iterator.next()) {
+      idle.touch();
       chunks.push(next.value);
       deltas.length = 0;
       opened.decoder.decode(next.value, deltas);
@@ -104,12 +125,18 @@ export async function* stream(
         if (part) yield part;
       }
     }
+    // The OpenAI and Anthropic SDKs end a stream quietly when its signal aborts: a stop is not an end.
+    if (options.signal?.aborted) throw abortedError(adapter.provider, options.signal.reason);
+    if (idle.timedOut) throw idle.timeoutError(adapter.provider, undefined);
     deltas.length = 0;
     opened.decoder.finish(deltas);
     for (const delta of deltas) apply(delta);
   } catch (error) {
     if (options.signal?.aborted) throw abortedError(adapter.provider, error);
+    if (idle.timedOut) throw idle.timeoutError(adapter.provider, error);
     throw adapter.toProviderError(error);
+  } finally {
+    idle.stop();
   }
 
   const orderedCalls = [...toolCalls.entries()].sort(([left], [right]) => left - right);

@@ -22,6 +22,8 @@ export function mapOpenAIError(error: unknown): ProviderError {
   }
   if (error instanceof OpenAI.APIError) {
     const body = error.error as { message?: unknown } | undefined;
+    // An error sent inside a stream has no status: retryable unless it blames the request.
+    const inStream = error.status === undefined;
     return new ProviderError({
       provider: 'openai',
       status: error.status,
@@ -29,6 +31,7 @@ export function mapOpenAIError(error: unknown): ProviderError {
       message: typeof body?.message === 'string' ? body.message : error.message,
       requestId: error.requestID ?? undefined,
       retryAfterMs: retryAfterMsFromHeaders(error.headers),
+      ...(inStream && { retryable: error.type !== 'invalid_request_error' }),
       cause: error,
     });
   }

@@ -42,6 +42,11 @@ export interface ChatCompletionOptions {
   tools?: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
   signal?: AbortSignal;
+  /**
+   * Streaming: the longest silence allowed before the first chunk and between chunks; past it the
+   * call fails with a `timeout` ProviderError (retried only before the first chunk). Default 60 s.
+   */
+  streamIdleTimeoutMs?: number;
   /** Overrides of the single retry policy (attempts, waits). */
   retry?: Partial<RetryPolicy>;
   /**

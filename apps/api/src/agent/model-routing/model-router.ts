@@ -64,6 +64,11 @@ export class ModelRouter {
     return this.settings.defaultModel;
   }
 
+  /** The per-request provider timeout; streams use it as their idle limit between chunks. */
+  get requestTimeoutMs(): number {
+    return this.settings.requestTimeoutMs;
+  }
+
   /** The providers that have credentials, for `/v1/models` and diagnostics. */
   configuredProviders(): ProviderName[] {
     return (Object.keys(this.settings.endpoints) as ProviderName[]).filter(

@@ -235,6 +235,7 @@ export class AgentTurnRunner {
       // On the last allowed call the model must answer instead of asking for more tools.
       toolChoice: call.lastCall ? ('none' as const) : ('auto' as const),
       signal: input.signal,
+      streamIdleTimeoutMs: this.dependencies.router.requestTimeoutMs,
       ...(input.responseFormat && { responseFormat: input.responseFormat }),
     };
     if (!input.stream) {

@@ -94,6 +94,8 @@ export function describeAgentTurns(engine: Engine): void {
       expect(text).toBe('streaming works');
       expect(events.filter((event) => event.event === 'text-delta').length).toBeGreaterThan(1);
       expect(events.some((event) => event.event === 'usage')).toBe(true);
+      // The hijacked reply is not answered a second time by Nest (no "Reply was already sent" warnings).
+      expect(test.logs.text()).not.toContain('already sent');
     });
 
     it('a provider failure answers 502, and the user message and the failure are in the transcript', async () => {

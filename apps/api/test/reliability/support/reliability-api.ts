@@ -59,8 +59,14 @@ export async function startReliabilityApi(environment: Record<string, string> = 
     user,
     key,
     async createSession(model, label = `session on ${model}`) {
-      const response = await test.request({ method: 'POST', url: '/v1/sessions', key: key.key, body: { label, model } });
-      if (response.statusCode !== 201) throw new Error(`creating a session failed: ${response.statusCode} ${response.body}`);
+      const response = await test.request({
+        method: 'POST',
+        url: '/v1/sessions',
+        key: key.key,
+        body: { label, model },
+      });
+      if (response.statusCode !== 201)
+        throw new Error(`creating a session failed: ${response.statusCode} ${response.body}`);
       return (response.json() as { id: string }).id;
     },
     script: (...replies) => test.emulator.script(...replies),
@@ -79,9 +85,15 @@ export async function startReliabilityApi(environment: Record<string, string> = 
       const messages: MessageJson[] = [];
       let cursor: string | null = null;
       do {
-        const query: string = cursor === null ? '?limit=500' : `?limit=500&cursor=${encodeURIComponent(cursor)}`;
-        const response = await test.request({ method: 'GET', url: `/v1/sessions/${sessionId}/messages${query}`, key: key.key });
-        if (response.statusCode !== 200) throw new Error(`reading the transcript failed: ${response.statusCode} ${response.body}`);
+        const query: string =
+          cursor === null ? '?limit=500' : `?limit=500&cursor=${encodeURIComponent(cursor)}`;
+        const response = await test.request({
+          method: 'GET',
+          url: `/v1/sessions/${sessionId}/messages${query}`,
+          key: key.key,
+        });
+        if (response.statusCode !== 200)
+          throw new Error(`reading the transcript failed: ${response.statusCode} ${response.body}`);
         const page = response.json() as { items: MessageJson[]; nextCursor: string | null };
         messages.push(...page.items);
         cursor = page.nextCursor;
