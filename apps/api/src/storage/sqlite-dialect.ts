@@ -19,5 +19,31 @@ export function createSqliteDialect(filename: string): SqliteDialect {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: withStatementCache(database) });
+}
+
+/** Distinct SQL texts whose prepared statements are kept (the API issues a few dozen). */
+const statementCacheSize = 500;
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing costs more than running a
+ * keyed lookup. better-sqlite3 statements are reusable (and calls are synchronous, so one statement
+ * is never used by two queries at once), so they are kept per SQL text, least recently used out.
+ */
+function withStatementCache(database: BetterSqlite3.Database) {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string): BetterSqlite3.Statement {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = database.prepare(sql);
+        if (statements.size >= statementCacheSize) statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
 }
