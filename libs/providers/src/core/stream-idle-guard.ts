@@ -14,6 +14,7 @@ export class StreamIdleGuard {
   #controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
+  #lastChunkAt = 0;
   readonly #onCallerAbort = () => this.#controller.abort(this.callerSignal?.reason);
 
   constructor(
@@ -28,16 +29,26 @@ export class StreamIdleGuard {
     this.#timedOut = false;
     if (this.callerSignal?.aborted) this.#controller.abort(this.callerSignal.reason);
     this.callerSignal?.addEventListener('abort', this.#onCallerAbort, { once: true });
-    this.#timer = setTimeout(() => {
-      this.#timedOut = true;
-      this.#controller.abort();
-    }, this.idleMs);
+    this.#lastChunkAt = performance.now();
+    this.#schedule(this.idleMs);
     return this.#controller.signal;
   }
 
-  /** A chunk arrived: restart the idle clock (cheaper than a new timer per chunk). */
+  /**
+   * A chunk arrived. Only a timestamp is written per chunk (streams send hundreds); the timer
+   * checks it when it fires and waits again for the rest of the limit.
+   */
   touch(): void {
-    this.#timer?.refresh();
+    this.#lastChunkAt = performance.now();
+  }
+
+  #schedule(delayMs: number): void {
+    this.#timer = setTimeout(() => {
+      const silentFor = performance.now() - this.#lastChunkAt;
+      if (silentFor < this.idleMs) return this.#schedule(this.idleMs - silentFor);
+      this.#timedOut = true;
+      this.#controller.abort();
+    }, delayMs);
   }
 
   get timedOut(): boolean {

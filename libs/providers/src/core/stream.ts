@@ -50,51 +50,146 @@ function openWithRetry(
   );
 }
 
-/** Streams typed parts: warnings first, then text and tool-call deltas, the finished tool calls, usage and finish. */
-export async function* stream(
-  adapter: ProviderAdapter,
-  prepared: PreparedCall,
-  options: ChatCompletionOptions,
-): AsyncIterable<ChatStreamPart> {
-  yield {
-    type: 'warnings',
-    warnings: prepared.warnings,
-    request: prepared.body,
-    ...(prepared.schemaLowering && { schemaLowering: prepared.schemaLowering }),
-  };
-  const idle = new StreamIdleGuard(options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs, options.signal);
-  let opened: OpenedStream;
-  let attempts: number;
-  try {
-    ({ value: opened, attempts } = await openWithRetry(adapter, prepared, options, idle));
-  } catch (error) {
-    idle.stop();
-    throw error;
+/**
+ * The running state of one streamed completion: what has been decoded so far and what the caller
+ * has not read yet. A hand-written async iterator rather than an async generator: a generator adds
+ * several microtask hops to every part, which is most of the per-chunk cost of a fast provider.
+ */
+class CompletionStream implements AsyncIterator<ChatStreamPart> {
+  #phase: 'start' | 'open' | 'streaming' | 'done' = 'start';
+  #opened: OpenedStream | undefined;
+  #attempts = 0;
+  readonly #idle: StreamIdleGuard;
+  readonly #pending: ChatStreamPart[] = [];
+  #pendingIndex = 0;
+  readonly #deltas: StreamDelta[] = [];
+  readonly #chunks: unknown[] = [];
+  readonly #toolCalls = new Map<number, ToolCall>();
+  #text = '';
+  #model: string;
+  #usage: Usage = emptyUsage;
+  #rawFinishReason: string | null = null;
+  #finishReason: FinishReason = 'other';
+
+  constructor(
+    private readonly adapter: ProviderAdapter,
+    private readonly prepared: PreparedCall,
+    private readonly options: ChatCompletionOptions,
+  ) {
+    this.#idle = new StreamIdleGuard(
+      options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs,
+      options.signal,
+    );
+    this.#model = String(prepared.body['model'] ?? '');
   }
 
-  let text = '';
-  let model = String(prepared.body['model'] ?? '');
-  let usage: Usage = emptyUsage;
-  let rawFinishReason: string | null = null;
-  let finishReason: FinishReason = 'other';
-  const toolCalls = new Map<number, ToolCall>();
-  const chunks: unknown[] = [];
-  const deltas: StreamDelta[] = [];
+  // Not `async`: returning the promise of `#read` from an async function would wrap it in another
+  // promise and cost two more microtask hops per part.
+  next(): Promise<IteratorResult<ChatStreamPart>> {
+    const queued = this.#dequeue();
+    if (queued) return Promise.resolve(queued);
+    switch (this.#phase) {
+      case 'start':
+        this.#phase = 'open';
+        return Promise.resolve({
+          value: {
+            type: 'warnings',
+            warnings: this.prepared.warnings,
+            request: this.prepared.body,
+            ...(this.prepared.schemaLowering && { schemaLowering: this.prepared.schemaLowering }),
+          },
+          done: false,
+        });
+      case 'open':
+        return this.#open();
+      case 'streaming':
+        return this.#read(undefined);
+      case 'done':
+        return Promise.resolve({ value: undefined, done: true });
+    }
+  }
 
-  // Applies one delta to the running state; returns the part to send to the caller, if any.
-  const apply = (delta: StreamDelta): ChatStreamPart | undefined => {
+  async #open(): Promise<IteratorResult<ChatStreamPart>> {
+    try {
+      const retried = await openWithRetry(this.adapter, this.prepared, this.options, this.#idle);
+      this.#opened = retried.value;
+      this.#attempts = retried.attempts;
+    } catch (error) {
+      this.#close();
+      throw error;
+    }
+    this.#phase = 'streaming';
+    return this.#read(this.#opened.first);
+  }
+
+  /** The caller stopped reading (e.g. `break`): release the provider stream and the idle timer. */
+  async return(): Promise<IteratorResult<ChatStreamPart>> {
+    const iterator = this.#opened?.iterator;
+    this.#close();
+    await iterator?.return?.();
+    return { value: undefined, done: true };
+  }
+
+  #dequeue(): IteratorResult<ChatStreamPart> | undefined {
+    if (this.#pendingIndex < this.#pending.length)
+      return { value: this.#pending[this.#pendingIndex++]!, done: false };
+    this.#pending.length = 0;
+    this.#pendingIndex = 0;
+    return undefined;
+  }
+
+  /** Reads chunks until one yields a part for the caller (or the stream ends). */
+  async #read(first: IteratorResult<unknown> | undefined): Promise<IteratorResult<ChatStreamPart>> {
+    const opened = this.#opened!;
+    let next = first;
+    try {
+      for (;;) {
+        next ??= await opened.iterator.next();
+        if (next.done) {
+          // The OpenAI and Anthropic SDKs end a stream quietly when its signal aborts: a stop is not an end.
+          if (this.options.signal?.aborted)
+            throw abortedError(this.adapter.provider, this.options.signal.reason);
+          if (this.#idle.timedOut) throw this.#idle.timeoutError(this.adapter.provider, undefined);
+          this.#deltas.length = 0;
+          opened.decoder.finish(this.#deltas);
+          for (const delta of this.#deltas) this.#apply(delta);
+          this.#finish();
+          return this.#dequeue() ?? { value: undefined, done: true };
+        }
+        this.#idle.touch();
+        this.#chunks.push(next.value);
+        this.#deltas.length = 0;
+        opened.decoder.decode(next.value, this.#deltas);
+        for (const delta of this.#deltas) {
+          const part = this.#apply(delta);
+          if (part) this.#pending.push(part);
+        }
+        const queued = this.#dequeue();
+        if (queued) return queued;
+        next = undefined;
+      }
+    } catch (error) {
+      this.#close();
+      if (this.options.signal?.aborted) throw abortedError(this.adapter.provider, error);
+      if (this.#idle.timedOut) throw this.#idle.timeoutError(this.adapter.provider, error);
+      throw this.adapter.toProviderError(error);
+    }
+  }
+
+  /** Applies one delta to the running state; returns the part to send to the caller, if any. */
+  #apply(delta: StreamDelta): ChatStreamPart | undefined {
     switch (delta.type) {
       case 'model':
-        model = delta.model;
+        this.#model = delta.model;
         return undefined;
       case 'text-delta':
-        text += delta.text;
+        this.#text += delta.text;
         return delta;
       case 'tool-call-start':
-        toolCalls.set(delta.index, { id: delta.id, name: delta.name, arguments: '' });
+        this.#toolCalls.set(delta.index, { id: delta.id, name: delta.name, arguments: '' });
         return delta;
       case 'tool-call-delta': {
-        const call = toolCalls.get(delta.index);
+        const call = this.#toolCalls.get(delta.index);
         if (!call) return undefined;
         call.arguments += delta.argumentsDelta;
         return {
@@ -105,56 +200,49 @@ export async function* stream(
         };
       }
       case 'usage':
-        usage = delta.usage;
+        this.#usage = delta.usage;
         return undefined;
       case 'finish':
-        rawFinishReason = delta.rawFinishReason;
-        finishReason = delta.finishReason;
+        this.#rawFinishReason = delta.rawFinishReason;
+        this.#finishReason = delta.finishReason;
         return undefined;
     }
-  };
-
-  try {
-    for (let next = opened.first; !next.done; next = await opened.iterator.next()) {
-      idle.touch();
-      chunks.push(next.value);
-      deltas.length = 0;
-      opened.decoder.decode(next.value, deltas);
-      for (const delta of deltas) {
-        const part = apply(delta);
-        if (part) yield part;
-      }
-    }
-    // The OpenAI and Anthropic SDKs end a stream quietly when its signal aborts: a stop is not an end.
-    if (options.signal?.aborted) throw abortedError(adapter.provider, options.signal.reason);
-    if (idle.timedOut) throw idle.timeoutError(adapter.provider, undefined);
-    deltas.length = 0;
-    opened.decoder.finish(deltas);
-    for (const delta of deltas) apply(delta);
-  } catch (error) {
-    if (options.signal?.aborted) throw abortedError(adapter.provider, error);
-    if (idle.timedOut) throw idle.timeoutError(adapter.provider, error);
-    throw adapter.toProviderError(error);
-  } finally {
-    idle.stop();
   }
 
-  const orderedCalls = [...toolCalls.entries()].sort(([left], [right]) => left - right);
-  for (const [index, toolCall] of orderedCalls) yield { type: 'tool-call', index, toolCall };
-  yield { type: 'usage', usage };
-  const result = buildResult(
-    adapter,
-    prepared,
-    {
-      model,
-      text,
-      toolCalls: orderedCalls.map(([, call]) => call),
-      rawFinishReason,
-      finishReason,
-      usage,
-      response: chunks,
-    },
-    attempts,
-  );
-  yield { type: 'finish', result };
+  /** Queues the closing parts: the finished tool calls, usage, and the result. */
+  #finish(): void {
+    this.#close();
+    const orderedCalls = [...this.#toolCalls.entries()].sort(([left], [right]) => left - right);
+    for (const [index, toolCall] of orderedCalls) this.#pending.push({ type: 'tool-call', index, toolCall });
+    this.#pending.push({ type: 'usage', usage: this.#usage });
+    const result = buildResult(
+      this.adapter,
+      this.prepared,
+      {
+        model: this.#model,
+        text: this.#text,
+        toolCalls: orderedCalls.map(([, call]) => call),
+        rawFinishReason: this.#rawFinishReason,
+        finishReason: this.#finishReason,
+        usage: this.#usage,
+        response: this.#chunks,
+      },
+      this.#attempts,
+    );
+    this.#pending.push({ type: 'finish', result });
+  }
+
+  #close(): void {
+    this.#phase = 'done';
+    this.#idle.stop();
+  }
+}
+
+/** Streams typed parts: warnings first, then text and tool-call deltas, the finished tool calls, usage and finish. */
+export function stream(
+  adapter: ProviderAdapter,
+  prepared: PreparedCall,
+  options: ChatCompletionOptions,
+): AsyncIterable<ChatStreamPart> {
+  return { [Symbol.asyncIterator]: () => new CompletionStream(adapter, prepared, options) };
 }
