@@ -10,6 +10,7 @@ import OpenAI from 'openai';
 import { executeChatCompletion, type ProviderName, type SupportedClient } from '@agentdesk/providers';
 import { startEmulatorProcess } from './support/emulator-process';
 import { interleave, medianCpuRatio, newStats, percentile, resetStats } from './support/measure';
+import { recordChunks, replay, replayingClients } from './support/recorded-streams';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 20);
 const batch = Number(process.env['BENCH_BATCH'] ?? 50);
@@ -122,6 +123,40 @@ async function main(): Promise<void> {
       );
     }
   }
+  // Per-chunk cost without the network: recorded chunks replayed in memory, through a plain loop
+  // and through executeChatCompletion (duck-typed replaying clients). Far less noisy than the
+  // end-to-end streams above, where the emulator shares the two cores.
+  const recorded = await recordChunks({ openai, anthropic, gemini }, model);
+  const replaying = replayingClients(recorded);
+  const chunkRows: string[] = [];
+  for (const provider of ['openai', 'anthropic', 'gemini'] as const) {
+    const chunks = recorded[provider].length;
+    const plain = newStats('plain loop');
+    const through = newStats('executeChatCompletion');
+    const variants = [
+      { stats: plain, call: () => drain(replay(recorded[provider])) },
+      {
+        stats: through,
+        call: () =>
+          drain(
+            executeChatCompletion(replaying[provider], {
+              modelParams: { model: model[provider] },
+              messages,
+              stream: true,
+            }),
+          ),
+      },
+    ];
+    await interleave(variants, 4, 500);
+    resetStats(plain);
+    resetStats(through);
+    await interleave(variants, rounds, 500);
+    const plainPerChunk = (percentile(plain.batchCpuPerRequest, 0.5) / chunks) * 1000;
+    const throughPerChunk = (percentile(through.batchCpuPerRequest, 0.5) / chunks) * 1000;
+    chunkRows.push(
+      `| ${provider} | ${chunks} | ${plainPerChunk.toFixed(0)} | ${throughPerChunk.toFixed(0)} | ${(throughPerChunk - plainPerChunk).toFixed(0)} |`,
+    );
+  }
   await emulator.stop();
   console.log(
     `${rounds} interleaved rounds × ${batch} sequential requests per variant, after a discarded warm-up.\n` +
@@ -132,6 +167,14 @@ async function main(): Promise<void> {
   );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  console.log(
+    '\nPer-chunk cost without the network (recorded chunks replayed in memory; includes the request building of each call):\n',
+  );
+  console.log(
+    '| provider | chunks per stream | plain loop ns/chunk | executeChatCompletion ns/chunk | added ns/chunk |',
+  );
+  console.log('|---|---|---|---|---|');
+  for (const row of chunkRows) console.log(row);
 }
 
 main().catch((error: unknown) => {

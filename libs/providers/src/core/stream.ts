@@ -64,6 +64,8 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
   #pendingIndex = 0;
   readonly #deltas: StreamDelta[] = [];
   readonly #chunks: unknown[] = [];
+  #chunkCount = 0;
+  #lastChunk: unknown;
   readonly #toolCalls = new Map<number, ToolCall>();
   #text = '';
   #model: string;
@@ -157,7 +159,10 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
           return this.#dequeue() ?? { value: undefined, done: true };
         }
         this.#idle.touch();
-        this.#chunks.push(next.value);
+        // Keeping every chunk alive makes them survive young-generation GC: opt-in only.
+        if (this.options.keepRawStreamChunks) this.#chunks.push(next.value);
+        this.#chunkCount++;
+        this.#lastChunk = next.value;
         this.#deltas.length = 0;
         opened.decoder.decode(next.value, this.#deltas);
         for (const delta of this.#deltas) {
@@ -225,7 +230,9 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
         rawFinishReason: this.#rawFinishReason,
         finishReason: this.#finishReason,
         usage: this.#usage,
-        response: this.#chunks,
+        response: this.options.keepRawStreamChunks
+          ? this.#chunks
+          : { chunkCount: this.#chunkCount, lastChunk: this.#lastChunk },
       },
       this.#attempts,
     );

@@ -47,6 +47,12 @@ export interface ChatCompletionOptions {
    * call fails with a `timeout` ProviderError (retried only before the first chunk). Default 60 s.
    */
   streamIdleTimeoutMs?: number;
+  /**
+   * Streaming: keep every raw provider chunk in `result.response` (for debugging). Off by default:
+   * holding them costs measurable CPU per chunk; the result then carries the chunk count and the
+   * last chunk.
+   */
+  keepRawStreamChunks?: boolean;
   /** Overrides of the single retry policy (attempts, waits). */
   retry?: Partial<RetryPolicy>;
   /**

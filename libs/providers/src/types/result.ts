@@ -54,7 +54,10 @@ export interface ChatCompletionResult {
   warnings: ChatWarning[];
   /** The provider-native request body actually sent. */
   request: unknown;
-  /** The provider's raw response (non-streaming) or the list of decoded chunks (streaming). */
+  /**
+   * The provider's raw response (non-streaming); for streams `{chunkCount, lastChunk}`, or every
+   * decoded chunk with `keepRawStreamChunks`.
+   */
   response: unknown;
   /** Attempts made, 1 when the first call succeeded. */
   attempts: number;
