@@ -17,7 +17,6 @@ import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 // The storage layer lives inside the api app and there is no path alias for it; the benchmark
 // must time exactly the repository code the API runs, so it imports it directly.
-// eslint-disable-next-line @nx/enforce-module-boundaries
 import {
   createRepositories,
   migrateToLatest,
@@ -27,7 +26,7 @@ import {
   type Database,
   type Page,
   type Session,
-} from '../apps/api/src/storage';
+} from '@agentdesk/storage';
 
 const sessionCount = Number(process.env['BENCH_SESSIONS'] ?? 1_000_000);
 const userCount = Math.max(1, Math.round(sessionCount / 100));

@@ -30,7 +30,7 @@ import {
   type AppDatabase,
   type Clock,
   type Repositories,
-} from './storage';
+} from '@agentdesk/storage';
 
 /** Test and benchmark seams; production passes none. */
 export interface CreateAppOptions {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { auditReasonSchema } from '../audit/audit-reason';
 import { cursorSchema, pageSizeSchema, singleLineText } from '../http/inputs';
-import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '../storage';
+import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
 
 /** `GET /v1/admin/sessions/:id` and `/messages`: a transcript page and the reason for reading it. */
 export const adminReadSessionQuery = z

@@ -17,7 +17,7 @@ import {
   type MessageJson,
   type SessionJson,
 } from '../sessions/session-json';
-import type { Page } from '../storage';
+import type { Page } from '@agentdesk/storage';
 import { adminReadSessionQuery } from './admin-inputs';
 import { AdminSessionsService, type SessionWithMessages } from './admin-sessions.service';
 

@@ -5,7 +5,7 @@ import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import type { adminListSessionsQuery } from '../sessions/session-inputs';
 import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from '../sessions/session-json';
-import type { Page, Repositories } from '../storage';
+import type { Page, Repositories } from '@agentdesk/storage';
 import type { adminReadSessionQuery } from './admin-inputs';
 
 /** A session with one page of its transcript. */

@@ -6,7 +6,7 @@ import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '../sessions/session-json';
-import type { Page, Repositories } from '../storage';
+import type { Page, Repositories } from '@agentdesk/storage';
 import { adminListUsersQuery } from './admin-inputs';
 import { toUserJson, userJsonSchema, type UserJson } from './user-json';
 

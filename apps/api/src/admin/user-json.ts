@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { User } from '../storage';
+import type { User } from '@agentdesk/storage';
 
 /** A user as the admin API returns it. */
 export const userJsonSchema = z.object({

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AuthModule } from '../auth/auth.module';
 import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
-import type { Repositories } from '../storage';
+import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
 import { ModelRouter } from './model-routing/model-router';

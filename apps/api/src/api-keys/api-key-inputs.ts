@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, idSchema, pageSizeSchema, queryBooleanSchema, singleLineText } from '../http/inputs';
-import { MAX_PAGE_SIZE } from '../storage';
+import { MAX_PAGE_SIZE } from '@agentdesk/storage';
 
 const label = singleLineText(200).min(1, { error: 'must not be empty' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiKey } from '../storage';
+import type { ApiKey } from '@agentdesk/storage';
 
 /** An API key's metadata; the secret and its hash are never returned. */
 export const apiKeyJsonSchema = z.object({

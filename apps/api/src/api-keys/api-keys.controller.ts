@@ -6,7 +6,7 @@ import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '../sessions/session-json';
-import type { Page } from '../storage';
+import type { Page } from '@agentdesk/storage';
 import { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
 import {
   apiKeyJsonSchema,

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { generateApiKey } from '../auth/api-key-format';
 import { REPOSITORIES } from '../core/tokens';
 import { findOrCreateLocalUser } from '../auth/local-user';
-import type { Page, Repositories } from '../storage';
+import type { Page, Repositories } from '@agentdesk/storage';
 import type { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
 import { toApiKeyJson, type ApiKeyJson, type CreatedApiKeyJson } from './api-key-json';
 

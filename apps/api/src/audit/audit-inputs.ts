@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, dateTimeSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
-import { MAX_PAGE_SIZE } from '../storage';
+import { MAX_PAGE_SIZE } from '@agentdesk/storage';
 
 /** `GET /v1/admin/audit`. */
 export const listAuditQuery = z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuditEntry } from '../storage';
+import type { AuditEntry } from '@agentdesk/storage';
 
 /** An audit record as the API returns it. */
 export const auditEntryJsonSchema = z.object({

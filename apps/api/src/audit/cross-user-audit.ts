@@ -2,7 +2,7 @@ import { isOwner, type Principal } from '@agentdesk/authz';
 import { Inject, Injectable } from '@nestjs/common';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
-import type { Repositories, Session } from '../storage';
+import type { Repositories, Session } from '@agentdesk/storage';
 import type { AuditAction } from './audit-actions';
 
 /** The request facts an audit record keeps. */

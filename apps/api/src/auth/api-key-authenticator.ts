@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { isLoopbackHost, type AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
-import type { ApiKey, Repositories } from '../storage';
+import type { ApiKey, Repositories } from '@agentdesk/storage';
 import { hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
 import { readCredential } from './credentials';
 

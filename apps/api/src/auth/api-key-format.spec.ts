@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isId } from '../storage';
+import { isId } from '@agentdesk/storage';
 import { API_KEY_PREFIX, generateApiKey, hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
 
 describe('API key format', () => {

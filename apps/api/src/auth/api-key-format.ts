@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { newId } from '../storage';
+import { newId } from '@agentdesk/storage';
 
 /**
  * API keys look like `adk_<key id, 32 hex>_<secret, 43 base64url>`:

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../config/app-config';
-import { StorageError, StorageErrorCode, type Repositories } from '../storage';
+import { StorageError, StorageErrorCode, type Repositories } from '@agentdesk/storage';
 import { generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
 import { findOrCreateLocalUser } from './local-user';
 

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
-import type { Repositories } from '../storage';
+import type { Repositories } from '@agentdesk/storage';
 
 /** The header a trusted portal names its end user with (the portal's own id for that user). */
 export const END_USER_HEADER = 'x-end-user-id';

@@ -1,4 +1,4 @@
-import { StorageError, StorageErrorCode, type Repositories, type User } from '../storage';
+import { StorageError, StorageErrorCode, type Repositories, type User } from '@agentdesk/storage';
 
 /**
  * A local (non-portal) user by external id, created when missing. Two requests (or two replicas

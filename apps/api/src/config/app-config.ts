@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../auth/api-key-format';
-import { parseDatabaseUrl } from '../storage';
+import { parseDatabaseUrl } from '@agentdesk/storage';
 import {
   ModelRoutingConfigError,
   readModelRoutingSettings,

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { OpenApiDocumentHolder } from '../openapi/openapi-document';
 import { RegisteredRoutes } from '../routes/route-inventory';
-import type { AppDatabase, Repositories } from '../storage';
+import type { AppDatabase, Repositories } from '@agentdesk/storage';
 import type { AccessContext } from './access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, APP_DATABASE, LOGGER, REPOSITORIES } from './tokens';
 

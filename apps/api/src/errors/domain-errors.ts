@@ -1,5 +1,5 @@
 import { AuthzErrorCode, type AuthzError } from '@agentdesk/authz';
-import { StorageErrorCode, type StorageError, type StorageEntity } from '../storage';
+import { StorageErrorCode, type StorageError, type StorageEntity } from '@agentdesk/storage';
 import { ApiError, ApiErrorCode } from './api-error';
 import { assertNever } from './assert-never';
 

@@ -1,7 +1,7 @@
 import { AuthzError, AuthzErrorCode } from '@agentdesk/authz';
 import { BadRequestException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
-import { StorageError, StorageErrorCode } from '../storage';
+import { StorageError, StorageErrorCode } from '@agentdesk/storage';
 import { ApiError, ApiErrorCode } from './api-error';
 import { fromAuthzError, fromStorageError } from './domain-errors';
 import { httpStatusOf } from './http-status';

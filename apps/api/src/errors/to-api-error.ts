@@ -1,6 +1,6 @@
 import { isAuthzError } from '@agentdesk/authz';
 import { HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
-import { isStorageError } from '../storage';
+import { isStorageError } from '@agentdesk/storage';
 import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from './api-error';
 import { fromAuthzError, fromStorageError } from './domain-errors';
 

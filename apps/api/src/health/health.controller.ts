@@ -6,7 +6,7 @@ import { Public } from '../auth/route-policy';
 import { APP_DATABASE } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { Refuses, Returns } from '../http/openapi-decorators';
-import type { AppDatabase } from '../storage';
+import type { AppDatabase } from '@agentdesk/storage';
 
 const readinessTimeoutMs = 2_000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isId, type JsonObject } from '../storage';
+import { isId, type JsonObject } from '@agentdesk/storage';
 
 // PostgreSQL refuses NUL in text and jsonb: letting one through would be a 500, so it is a 400 here.
 // eslint-disable-next-line no-control-regex

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonObject, JsonValue, StructuredOutputRun } from '../storage';
+import type { JsonObject, JsonValue, StructuredOutputRun } from '@agentdesk/storage';
 
 const usageJsonSchema = z.object({
   inputTokens: z.number(),

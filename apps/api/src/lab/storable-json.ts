@@ -1,4 +1,4 @@
-import type { JsonValue } from '../storage';
+import type { JsonValue } from '@agentdesk/storage';
 
 const nulCharacter = '\u0000';
 const replacementCharacter = '\uFFFD';

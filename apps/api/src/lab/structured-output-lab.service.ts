@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { ModelRouter } from '../agent/model-routing/model-router';
 import { LOGGER, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import type { JsonObject, Page, PageRequest, Repositories } from '../storage';
+import type { JsonObject, Page, PageRequest, Repositories } from '@agentdesk/storage';
 import type { CreateRunBody } from './lab-inputs';
 import { runTarget } from './run-target';
 import { toRunJson, toRunSummaryJson, type RunJson, type RunSummaryJson } from './run-json';

@@ -8,7 +8,7 @@ import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '../sessions/session-json';
-import type { Page } from '../storage';
+import type { Page } from '@agentdesk/storage';
 import { createRunBody, listRunsQuery, type CreateRunBody } from './lab-inputs';
 import { runJsonSchema, runSummaryJsonSchema, type RunJson, type RunSummaryJson } from './run-json';
 import { StructuredOutputLab } from './structured-output-lab.service';

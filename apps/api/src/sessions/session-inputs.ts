@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '../storage';
+import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
 import {
   cursorSchema,
   dateTimeSchema,

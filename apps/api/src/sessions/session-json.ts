@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Message, Session } from '../storage';
+import type { Message, Session } from '@agentdesk/storage';
 
 const tokenUsageSchema = z.object({
   input: z.number(),

@@ -6,7 +6,7 @@ import { RequireScope } from '../auth/route-policy';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
-import type { Page } from '../storage';
+import type { Page } from '@agentdesk/storage';
 import { Caller } from './own-data-caller';
 import {
   closeSessionBody,

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { EffectiveUsers } from '../auth/effective-users';
 import { REPOSITORIES } from '../core/tokens';
 import { notFoundError } from '../errors/api-error';
-import type { Page, Repositories } from '../storage';
+import type { Page, Repositories } from '@agentdesk/storage';
 import type {
   closeSessionBody,
   createSessionBody,

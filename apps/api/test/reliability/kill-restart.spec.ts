@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageJson, SessionJson } from '../../src/sessions/session-json';
-import { createRepositories, migrateToLatest, openDatabase } from '../../src/storage';
+import { createRepositories, migrateToLatest, openDatabase } from '@agentdesk/storage';
 import { createLocalUser, issueUserKey } from '../support/fixtures';
 import { emulatorEnvironment } from '../support/provider-emulator';
 import { textOf } from './support/turn-checks';

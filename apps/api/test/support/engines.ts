@@ -1,5 +1,5 @@
-import { sqliteTestDatabase } from '../../src/storage/test/sqlite-test-database';
-import type { TestDatabaseFactory } from '../../src/storage/test/test-database';
+import { sqliteTestDatabase } from '@agentdesk/storage/testing';
+import type { TestDatabaseFactory } from '@agentdesk/storage/testing';
 import { postgresDatabasePerTest } from './postgres-database-per-test';
 
 /** The two engines every HTTP suite runs on. */

@@ -1,6 +1,6 @@
 import type { Role } from '@agentdesk/authz';
 import { generateApiKey } from '../../src/auth/api-key-format';
-import type { ApiKey, Repositories, Session, User } from '../../src/storage';
+import type { ApiKey, Repositories, Session, User } from '@agentdesk/storage';
 
 /** A stored key and the full key string a client sends. */
 export interface IssuedKey {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrateToLatest, openDatabase } from '../../src/storage';
-import { testPostgresUrl } from '../../src/storage/test/postgres-test-database';
-import { testDatabaseOver, type TestDatabaseFactory } from '../../src/storage/test/test-database';
+import { migrateToLatest, openDatabase } from '@agentdesk/storage';
+import { testPostgresUrl } from '@agentdesk/storage/testing';
+import { testDatabaseOver, type TestDatabaseFactory } from '@agentdesk/storage/testing';
 
 /**
  * A migrated PostgreSQL database of its own per call, dropped on cleanup.

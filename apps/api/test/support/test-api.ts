@@ -3,7 +3,7 @@ import type { InjectOptions, LightMyRequestResponse as InjectResponse } from 'fa
 import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import { loadConfig } from '../../src/config/app-config';
 import { createApp, type AgentDeskApi } from '../../src/create-app';
-import type { TestDatabase } from '../../src/storage/test/test-database';
+import type { TestDatabase } from '@agentdesk/storage/testing';
 import { testDatabaseFactories, type Engine } from './engines';
 import { LogCapture } from './log-capture';
 import { emulatorEnvironment } from './provider-emulator';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hasTruncationNotice } from '@agentdesk/compressor';
 import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
-import { sqliteTestDatabase } from '../../storage/test/sqlite-test-database';
-import type { TestDatabase } from '../../storage/test/test-database';
-import { StorageErrorCode, type Session, type User } from '../../storage';
+import { sqliteTestDatabase } from '@agentdesk/storage/testing';
+import type { TestDatabase } from '@agentdesk/storage/testing';
+import { StorageErrorCode, type Session, type User } from '@agentdesk/storage';
 import { ModelRouter } from '../model-routing/model-router';
 import { readModelRoutingSettings } from '../model-routing/provider-settings';
 import type { AgentTool } from '../tools/agent-tool';

@@ -7,7 +7,7 @@ import {
   type ToolCall,
   type UserContentPart,
 } from '@agentdesk/providers';
-import { newId, type JsonObject, type Message, type Repositories, type TokenUsage } from '../../storage';
+import { newId, type JsonObject, type Message, type Repositories, type TokenUsage } from '@agentdesk/storage';
 import type { ModelRouter, ResolvedModel } from '../model-routing/model-router';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { SessionToolResultStore } from './session-tool-result-store';

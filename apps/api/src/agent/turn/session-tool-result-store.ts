@@ -1,5 +1,5 @@
 import type { ToolResultPage, ToolResultRecord, ToolResultStore } from '@agentdesk/compressor';
-import { isStorageError, StorageErrorCode, type ToolResultsRepository } from '../../storage';
+import { isStorageError, StorageErrorCode, type ToolResultsRepository } from '@agentdesk/storage';
 
 /**
  * The compressor's store over the persisted tool results of one session. Every full result is saved

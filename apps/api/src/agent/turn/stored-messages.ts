@@ -5,7 +5,7 @@ import type {
   ToolCall,
   UserContentPart,
 } from '@agentdesk/providers';
-import type { JsonObject, Message } from '../../storage';
+import type { JsonObject, Message } from '@agentdesk/storage';
 
 /** Stored content parts back to the provider-neutral shape. */
 function textOf(parts: readonly JsonObject[]): string {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/create-app';
 import { loadConfig } from '../../../src/config/app-config';
-import type { Session, User } from '../../../src/storage';
+import type { Session, User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import {
   createLocalUser,

@@ -1,7 +1,7 @@
 import type { Role, Scope } from '@agentdesk/authz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
-import type { AuditEntry, Repositories, User } from '../../../src/storage';
+import type { AuditEntry, Repositories, User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import {
   createLocalUser,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from '../../../src/storage';
+import type { User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, issueUserKey, missingId, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from '../../../src/storage';
+import type { User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import {
   createLocalUser,

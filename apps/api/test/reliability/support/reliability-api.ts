@@ -1,6 +1,6 @@
 import type { ScriptedReply } from '@agentdesk/provider-emulator';
 import type { MessageJson } from '../../../src/sessions/session-json';
-import type { User } from '../../../src/storage';
+import type { User } from '@agentdesk/storage';
 import { createLocalUser, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
 

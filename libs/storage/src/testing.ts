@@ -1,0 +1,9 @@
+// Test helpers other projects' tests may use: isolated, migrated databases on both engines.
+export { sqliteTestDatabase } from './test/sqlite-test-database';
+export { postgresTestDatabase, testPostgresUrl } from './test/postgres-test-database';
+export {
+  testDatabaseOver,
+  TestClock,
+  type TestDatabase,
+  type TestDatabaseFactory,
+} from './test/test-database';
