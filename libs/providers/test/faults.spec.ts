@@ -59,6 +59,9 @@ describe.each(providerNames)('%s faults', (provider) => {
     expect(error.code).toBeTruthy();
     if (provider !== 'gemini') expect(error.requestId).toBeTruthy();
     expect(emulator().requests).toHaveLength(2);
+    // The error says how many attempts were made and carries the exact body that failed.
+    expect(error.attempts).toBe(2);
+    expect(error.request).toEqual(emulator().lastRequest()?.body);
   });
 
   it('does not retry a 400 and reports the provider message', async () => {

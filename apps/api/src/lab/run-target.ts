@@ -203,6 +203,16 @@ export async function runTarget(dependencies: TargetDependencies, call: TargetCa
     );
     return succeeded(call, loweredBeforeCall, result, startedAt);
   } catch (error) {
-    return failed(call, provider, lowering, toTargetError(error, call.model, dependencies.logger), startedAt);
+    const result = failed(
+      call,
+      provider,
+      lowering,
+      toTargetError(error, call.model, dependencies.logger),
+      startedAt,
+    );
+    // A provider failure still shows what was sent and how often: what QA needs to see why it failed.
+    return error instanceof ProviderError
+      ? { ...result, request: error.request ?? null, attempts: error.attempts }
+      : result;
   }
 }

@@ -1,3 +1,4 @@
+import { ProviderError } from '../errors/provider-error';
 import { defaultRetryPolicy } from '../retry/retry-policy';
 import { withRetry } from '../retry/with-retry';
 import type { ChatCompletionOptions } from '../types/options';
@@ -7,12 +8,21 @@ import { finalizeJson } from './finalize-json';
 import type { CompletionPayload, PreparedCall, ProviderAdapter } from './provider-adapter';
 import { repairMessages } from './repair-prompt';
 
-function completeWithRetry(adapter: ProviderAdapter, prepared: PreparedCall, options: ChatCompletionOptions) {
-  return withRetry(() => adapter.complete(prepared, options.signal), {
-    policy: { ...defaultRetryPolicy, ...options.retry },
-    signal: options.signal,
-    toProviderError: adapter.toProviderError,
-  });
+async function completeWithRetry(
+  adapter: ProviderAdapter,
+  prepared: PreparedCall,
+  options: ChatCompletionOptions,
+) {
+  try {
+    return await withRetry(() => adapter.complete(prepared, options.signal), {
+      policy: { ...defaultRetryPolicy, ...options.retry },
+      signal: options.signal,
+      toProviderError: adapter.toProviderError,
+    });
+  } catch (error) {
+    if (error instanceof ProviderError) error.request = prepared.body;
+    throw error;
+  }
 }
 
 export function buildResult(

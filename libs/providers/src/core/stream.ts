@@ -1,4 +1,5 @@
 import { abortedError } from '../errors/abort';
+import { ProviderError } from '../errors/provider-error';
 import { defaultRetryPolicy } from '../retry/retry-policy';
 import { withRetry } from '../retry/with-retry';
 import type { ToolCall } from '../types/messages';
@@ -118,6 +119,7 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
       this.#attempts = retried.attempts;
     } catch (error) {
       this.#close();
+      if (error instanceof ProviderError) error.request = this.prepared.body;
       throw error;
     }
     this.#phase = 'streaming';

@@ -31,6 +31,10 @@ export class ProviderError extends Error {
   readonly requestId: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly isRetryable: boolean;
+  /** Attempts made before giving up (set by the retry loop). */
+  attempts = 1;
+  /** The provider-native request body that failed (set by `executeChatCompletion`), for debugging. */
+  request: unknown = undefined;
 
   constructor(fields: ProviderErrorFields) {
     super(fields.message, { cause: fields.cause });

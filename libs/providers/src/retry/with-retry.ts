@@ -52,6 +52,7 @@ export async function withRetry<T>(
       return { value: await run(attempt), attempts: attempt };
     } catch (thrown) {
       const error = context.toProviderError(thrown);
+      error.attempts = attempt;
       if (context.signal?.aborted)
         throw error.code === 'aborted' ? error : abortedError(error.provider, thrown);
       if (!error.isRetryable || attempt >= context.policy.maxAttempts) throw error;

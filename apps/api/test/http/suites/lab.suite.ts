@@ -205,13 +205,14 @@ export function describeLab(engine: Engine): void {
       expect(anthropic).toMatchObject({
         provider: 'anthropic',
         schemaTarget: 'anthropic',
-        request: null,
+        attempts: 3,
         rawOutput: null,
         json: null,
         validation: null,
         error: { kind: 'provider', status: 529, message: expect.stringContaining('Overloaded right now') },
       });
-      // What it was sent is still shown: the lowered schema and its report.
+      // What it was sent is still shown: the exact request, the lowered schema and its report.
+      expect(anthropic.request).toEqual(test.emulator.lastRequest('anthropic')?.body);
       expect(anthropic.loweredSchema).toMatchObject({ additionalProperties: false });
       expect(anthropic.changes.length).toBeGreaterThan(0);
       expect(test.emulator.requests.filter((request) => request.provider === 'anthropic')).toHaveLength(3);
