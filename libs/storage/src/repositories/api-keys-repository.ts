@@ -1,13 +1,6 @@
 import { newId } from '../ids';
 import { toApiKey, type ApiKey } from '../models/api-key';
-import {
-  clampPageSize,
-  decodeTimeCursor,
-  encodeTimeCursor,
-  toPage,
-  type Page,
-  type PageRequest,
-} from '../pagination';
+import { type Page, type PageRequest } from '../pagination';
 import {
   isForeignKeyViolation,
   isUniqueViolation,
@@ -15,6 +8,7 @@ import {
   StorageError,
   StorageErrorCode,
 } from '../storage-error';
+import { newestFirstPage } from '../newest-first-page';
 import type { RepositoryContext } from './repository-context';
 
 /** Fields every new key has. Hashing and formatting the secret is the auth layer's job. */
@@ -123,23 +117,9 @@ export class ApiKeysRepository {
 
   /** Keys, newest first (admin only). */
   async list(filter: ApiKeyListFilter = {}, page: PageRequest = {}): Promise<Page<ApiKey>> {
-    const limit = clampPageSize(page.limit);
-    const after = decodeTimeCursor(page.cursor);
     let query = this.context.db.selectFrom('api_keys').selectAll();
     if (filter.includeRevoked !== true) query = query.where('revoked_at', 'is', null);
-    if (after !== null) {
-      query = query.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    return toPage(rows, limit, toApiKey, (row) =>
-      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
-    );
+    return newestFirstPage(query, page, toApiKey);
   }
 
   /** Revokes a key (idempotent: the first revocation time is kept); `NotFound` when missing. */

@@ -2,16 +2,9 @@ import { sql } from 'kysely';
 import { newId } from '../ids';
 import { toJsonText, type JsonObject } from '../json';
 import { toSession, type Session, type SessionStatus } from '../models/session';
-import {
-  clampPageSize,
-  containsPattern,
-  decodeTimeCursor,
-  encodeTimeCursor,
-  toPage,
-  type Page,
-  type PageRequest,
-} from '../pagination';
+import { containsPattern, type Page, type PageRequest } from '../pagination';
 import { isForeignKeyViolation, notFound } from '../storage-error';
+import { newestFirstPage } from '../newest-first-page';
 import type { RepositoryContext } from './repository-context';
 
 /** A session to create; the portal is taken from the owner's user record. */
@@ -179,8 +172,6 @@ export class SessionsRepository {
   }
 
   private async list(scope: ListScope, filter: SessionListFilter, page: PageRequest): Promise<Page<Session>> {
-    const limit = clampPageSize(page.limit);
-    const after = decodeTimeCursor(page.cursor);
     const { status, createdFrom, createdBefore, labelContains } = filter;
 
     let query = this.context.db.selectFrom('sessions').selectAll();
@@ -193,18 +184,6 @@ export class SessionsRepository {
         sql<boolean>`lower(${sql.ref('label')}) like ${containsPattern(labelContains)} escape '\\'`,
       );
     }
-    if (after !== null) {
-      query = query.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    return toPage(rows, limit, toSession, (row) =>
-      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
-    );
+    return newestFirstPage(query, page, toSession);
   }
 }

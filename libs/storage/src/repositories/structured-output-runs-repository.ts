@@ -1,15 +1,9 @@
 import { newId } from '../ids';
 import { toJsonText, type JsonObject } from '../json';
 import { toStructuredOutputRun, type StructuredOutputRun } from '../models/structured-output-run';
-import {
-  clampPageSize,
-  decodeTimeCursor,
-  encodeTimeCursor,
-  toPage,
-  type Page,
-  type PageRequest,
-} from '../pagination';
+import { type Page, type PageRequest } from '../pagination';
 import { notFound } from '../storage-error';
+import { newestFirstPage } from '../newest-first-page';
 import type { RepositoryContext } from './repository-context';
 
 /** A finished run to keep. Its times are the caller's: a run is stored once every target answered. */
@@ -67,21 +61,7 @@ export class StructuredOutputRunsRepository {
 
   /** Runs, newest first. */
   async list(page: PageRequest = {}): Promise<Page<StructuredOutputRun>> {
-    const limit = clampPageSize(page.limit);
-    const after = decodeTimeCursor(page.cursor);
-    let query = this.context.db.selectFrom('structured_output_runs').selectAll();
-    if (after !== null) {
-      query = query.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    return toPage(rows, limit, toStructuredOutputRun, (row) =>
-      encodeTimeCursor({ createdAt: row.created_at, id: row.id }),
-    );
+    const query = this.context.db.selectFrom('structured_output_runs').selectAll();
+    return newestFirstPage(query, page, toStructuredOutputRun);
   }
 }

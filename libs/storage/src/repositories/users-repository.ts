@@ -1,16 +1,9 @@
 import { sql } from 'kysely';
 import { newId } from '../ids';
 import { toUser, type User } from '../models/user';
-import {
-  clampPageSize,
-  containsPattern,
-  decodeTimeCursor,
-  encodeTimeCursor,
-  toPage,
-  type Page,
-  type PageRequest,
-} from '../pagination';
+import { containsPattern, type Page, type PageRequest } from '../pagination';
 import { isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
+import { newestFirstPage } from '../newest-first-page';
 import type { RepositoryContext } from './repository-context';
 
 /** A user to create. `portalId` null: a user of AgentDesk itself (admin, QA). */
@@ -105,8 +98,6 @@ export class UsersRepository {
 
   /** Every user, newest first (admin and viewer only). */
   async listForAdmin(filter: UserListFilter = {}, page: PageRequest = {}): Promise<Page<User>> {
-    const limit = clampPageSize(page.limit);
-    const after = decodeTimeCursor(page.cursor);
     let query = this.context.db.selectFrom('users').selectAll();
     if (filter.portalId !== undefined) query = query.where('portal_id', '=', filter.portalId);
     if (filter.search !== undefined && filter.search.length > 0) {
@@ -115,16 +106,6 @@ export class UsersRepository {
         sql<boolean>`(lower(${sql.ref('external_id')}) like ${pattern} escape '\\' or lower(coalesce(${sql.ref('display_name')}, '')) like ${pattern} escape '\\')`,
       );
     }
-    if (after !== null) {
-      query = query.where((eb) =>
-        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
-      );
-    }
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    return toPage(rows, limit, toUser, (row) => encodeTimeCursor({ createdAt: row.created_at, id: row.id }));
+    return newestFirstPage(query, page, toUser);
   }
 }
