@@ -2,6 +2,7 @@ import type { Exchange } from './http/exchange';
 import { flattenHeaders } from './http/exchange';
 import type { RequestRecorder } from './recording/request-recorder';
 import type { ScriptQueue } from './script/script-queue';
+import { isRecord, parseJsonBody, type JsonObject, type ParsedBody } from './json';
 import type { ProviderName } from './types';
 
 /** Shared state every route handler works with. */
@@ -37,4 +38,35 @@ export function recordExchange(
     requestId: fields.requestId,
     receivedAt: Date.now(),
   });
+}
+
+/** A provider request as received: the parsed body (an empty object when it is not a JSON object). */
+export interface ReceivedRequest {
+  parsed: ParsedBody;
+  body: JsonObject;
+  model: string | undefined;
+  stream: boolean;
+}
+
+/**
+ * Parses and records a provider request in one step; `describe` reads the model and streaming flag
+ * (from the body for OpenAI and Anthropic, from the path for Gemini).
+ */
+export function receiveRequest(
+  context: EmulatorContext,
+  exchange: Exchange,
+  provider: ProviderName,
+  requestId: string,
+  describe: (body: JsonObject) => { model: string | undefined; stream: boolean },
+): ReceivedRequest {
+  const parsed = parseJsonBody(exchange.bodyText);
+  const body: JsonObject = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
+  const described = describe(body);
+  recordExchange(context, exchange, {
+    provider,
+    body: parsed.ok ? parsed.value : parsed.text,
+    requestId,
+    ...described,
+  });
+  return { parsed, body, ...described };
 }

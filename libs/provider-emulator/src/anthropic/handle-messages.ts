@@ -1,8 +1,8 @@
-import { recordExchange, type EmulatorContext } from '../emulator-context';
+import { receiveRequest, type EmulatorContext } from '../emulator-context';
 import { headerValue, type Exchange } from '../http/exchange';
 import { sendJson } from '../http/respond';
 import { randomToken } from '../ids';
-import { isRecord, parseJsonBody, stringOrUndefined, type JsonObject } from '../json';
+import { stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/reply-plan';
 import { anthropicErrorBody, defaultAnthropicError } from './errors';
@@ -12,18 +12,17 @@ import { outputSchemaOf, validateMessagesRequest, type AnthropicVersion } from '
 
 /** `POST /v1/messages`: validate like Anthropic (per API version), then answer. */
 export async function handleMessages(exchange: Exchange, context: EmulatorContext): Promise<void> {
-  const parsed = parseJsonBody(exchange.bodyText);
-  const body: JsonObject = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
-  const stream = body.stream === true;
-  const model = stringOrUndefined(body.model);
   const requestId = `req_01${randomToken(22)}`;
-  recordExchange(context, exchange, {
-    provider: 'anthropic',
-    body: parsed.ok ? parsed.value : parsed.text,
-    model,
-    stream,
+  const { parsed, body, model, stream } = receiveRequest(
+    context,
+    exchange,
+    'anthropic',
     requestId,
-  });
+    (received) => ({
+      model: stringOrUndefined(received.model),
+      stream: received.stream === true,
+    }),
+  );
 
   const baseHeaders = { 'request-id': requestId };
   const version = headerValue(exchange.request, 'anthropic-version');

@@ -1,8 +1,8 @@
-import { recordExchange, type EmulatorContext } from '../emulator-context';
+import { receiveRequest, type EmulatorContext } from '../emulator-context';
 import { headerValue, type Exchange } from '../http/exchange';
 import { sendJson } from '../http/respond';
 import { randomToken } from '../ids';
-import { isRecord, parseJsonBody, type JsonObject } from '../json';
+import { type JsonObject } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/reply-plan';
 import { defaultGeminiError, geminiErrorBody, retryInfo } from './errors';
@@ -25,18 +25,13 @@ export async function handleGenerateContent(
   model: string,
   method: string,
 ): Promise<void> {
-  const parsed = parseJsonBody(exchange.bodyText);
-  const body: JsonObject = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
   const streaming = method === 'streamGenerateContent';
   const sse = streaming && exchange.query.alt === 'sse';
   const requestId = randomToken(24);
-  recordExchange(context, exchange, {
-    provider: 'gemini',
-    body: parsed.ok ? parsed.value : parsed.text,
+  const { parsed, body } = receiveRequest(context, exchange, 'gemini', requestId, () => ({
     model,
     stream: streaming,
-    requestId,
-  });
+  }));
 
   const apiKey = headerValue(exchange.request, 'x-goog-api-key') ?? exchange.query.key;
   const rejection = validateGenerateContentRequest(apiKey, parsed);

@@ -1,8 +1,8 @@
-import { recordExchange, type EmulatorContext } from '../emulator-context';
+import { receiveRequest, type EmulatorContext } from '../emulator-context';
 import { headerValue, type Exchange } from '../http/exchange';
 import { sendJson } from '../http/respond';
 import { randomToken, unixSeconds } from '../ids';
-import { isRecord, parseJsonBody, stringOrUndefined, type JsonObject } from '../json';
+import { isRecord, stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/reply-plan';
 import { completionBody, type CompletionIdentity } from './completion-body';
@@ -12,18 +12,17 @@ import { validateChatCompletionRequest } from './validate-request';
 
 /** `POST /v1/chat/completions`: validate like OpenAI, then answer with the scripted or default reply. */
 export async function handleChatCompletions(exchange: Exchange, context: EmulatorContext): Promise<void> {
-  const parsed = parseJsonBody(exchange.bodyText);
-  const body: JsonObject = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
-  const stream = body.stream === true;
-  const model = stringOrUndefined(body.model);
   const requestId = `req_${randomToken(32)}`;
-  recordExchange(context, exchange, {
-    provider: 'openai',
-    body: parsed.ok ? parsed.value : parsed.text,
-    model,
-    stream,
+  const { parsed, body, model, stream } = receiveRequest(
+    context,
+    exchange,
+    'openai',
     requestId,
-  });
+    (received) => ({
+      model: stringOrUndefined(received.model),
+      stream: received.stream === true,
+    }),
+  );
 
   const baseHeaders = { 'x-request-id': requestId, 'openai-processing-ms': '1' };
   const rejection = validateChatCompletionRequest(headerValue(exchange.request, 'authorization'), parsed);
