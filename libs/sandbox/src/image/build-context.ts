@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pack } from 'tar-stream';
+import { type SandboxConfig } from '../config/sandbox-config';
+
+/** Labels the sandbox image carries; `ensureSandboxImage` compares the first two. */
+export const imageLabels = {
+  version: 'agentdesk.sandbox.version',
+  contentHash: 'agentdesk.sandbox.content-hash',
+  builtAt: 'agentdesk.sandbox.built-at',
+  baseImage: 'agentdesk.sandbox.base-image',
+} as const;
+
+/** The rendered build context: its files and the hash that identifies them. */
+export interface BuildContext {
+  readonly dockerfile: string;
+  /** sha256 of every file in the context; a different hash means the image must be rebuilt. */
+  readonly contentHash: string;
+}
+
+/**
+ * The sandbox Dockerfile. Extra steps run as root; then the image switches to the non-root user,
+ * whose home and working directory is /workspace (a size-capped tmpfs at run time).
+ */
+export function renderBuildContext(config: SandboxConfig): BuildContext {
+  const user = `${config.userId}:${config.groupId}`;
+  const dockerfile = [
+    `FROM ${config.baseImage}`,
+    ...config.extraBuildSteps,
+    `RUN mkdir -p /workspace && chown ${user} /workspace`,
+    `ENV HOME=/workspace TMPDIR=/workspace`,
+    `WORKDIR /workspace`,
+    `USER ${user}`,
+    `CMD ["sleep", "infinity"]`,
+    '',
+  ].join('\n');
+  const contentHash = createHash('sha256').update(`Dockerfile\0${dockerfile}`).digest('hex');
+  return { dockerfile, contentHash };
+}
+
+/** The context as the tar stream the engine's build endpoint reads. */
+export function buildContextTar(context: BuildContext): Readable {
+  const archive = pack();
+  archive.entry({ name: 'Dockerfile', mode: 0o644, mtime: new Date(0) }, context.dockerfile);
+  archive.finalize();
+  return Readable.from(archive);
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { type Duplex } from 'node:stream';
+import { z } from 'zod';
+import { type SandboxConfig } from '../config/sandbox-config';
+import { type CapturedStream, OutputDemultiplexer } from '../engine/demultiplex-output';
+import { type EngineClient } from '../engine/engine-client';
+import { toSandboxError } from '../engine/map-engine-error';
+import { SandboxError } from '../engine/sandbox-error';
+import { execMarker, killExecTreeScript } from './kill-exec-tree';
+import { WORKSPACE_PATH } from './container-spec';
+
+export const runCommandInputSchema = z
+  .object({
+    /** A shell command line, run by `sh -c` in /workspace. */
+    command: z.string().min(1).max(100_000),
+    timeoutMs: z.number().int().min(100).optional(),
+    maxOutputBytes: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+export type RunCommandInput = z.input<typeof runCommandInputSchema>;
+
+export interface CommandResult {
+  readonly exitCode: number;
+  readonly stdout: CapturedStream;
+  readonly stderr: CapturedStream;
+  readonly durationMs: number;
+}
+
+/** Exit status of a process killed by SIGKILL: the OOM killer, or our own timeout kill. */
+const killedExitCode = 137;
+/** After the tree is killed, how long the engine gets to close the stream. */
+const streamCloseGraceMs = 5000;
+
+/**
+ * Runs a shell command in a running sandbox container with a timeout and capped, demultiplexed
+ * output. On timeout the command's whole process tree is killed *inside* the container (closing
+ * the client stream alone would leave it running) and `exec-timeout` is thrown with the partial
+ * output; a SIGKILL that the cgroup's OOM counter confirms becomes `out-of-memory`.
+ */
+export async function runCommand(
+  engine: EngineClient,
+  config: SandboxConfig,
+  containerId: string,
+  input: RunCommandInput,
+  oomKills: { read(): number; write(count: number): void },
+): Promise<CommandResult> {
+  const parsed = runCommandInputSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new SandboxError(
+      'invalid-input',
+      `run_command input: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const timeoutMs = Math.min(parsed.data.timeoutMs ?? config.exec.timeoutMs, config.exec.maxTimeoutMs);
+  const maxOutputBytes = Math.min(
+    parsed.data.maxOutputBytes ?? config.exec.maxOutputBytes,
+    config.exec.maxOutputBytes,
+  );
+  const execId = randomUUID();
+  // The in-container `timeout` is a backstop for when this process dies before its timer fires.
+  const backstopSeconds = Math.ceil(timeoutMs / 1000) + 5;
+  const started = performance.now();
+  const { execId: engineExecId, stream } = await engine.startExec(containerId, {
+    command: [
+      'timeout',
+      '-s',
+      'KILL',
+      String(backstopSeconds),
+      'sh',
+      '-c',
+      parsed.data.command,
+      execMarker(execId),
+    ],
+    workingDirectory: WORKSPACE_PATH,
+  });
+  const output = new OutputDemultiplexer(maxOutputBytes);
+  const finished = collect(stream, output);
+
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  try {
+    const first = await Promise.race([finished.then(() => 'done' as const), timeout]);
+    if (first === 'timeout') {
+      timedOut = true;
+      await killTree(engine, containerId, execId);
+      await Promise.race([finished, delay(streamCloseGraceMs)]);
+      stream.destroy();
+    }
+  } catch (error) {
+    throw toSandboxError(error, `run a command in container ${containerId}`, 'container-missing');
+  } finally {
+    clearTimeout(timer);
+  }
+  const durationMs = performance.now() - started;
+  const partial = { stdout: output.stdout(), stderr: output.stderr(), durationMs };
+  if (timedOut) {
+    throw new SandboxError(
+      'exec-timeout',
+      `the command ran longer than ${timeoutMs} ms and was killed with its child processes`,
+      {
+        details: { ...partial, timeoutMs },
+      },
+    );
+  }
+  const exitCode = (await engine.execExitCode(engineExecId)) ?? -1;
+  if (exitCode === killedExitCode && (await wasOomKilled(engine, containerId, oomKills))) {
+    throw new SandboxError(
+      'out-of-memory',
+      `the command was killed for using more than the sandbox's ${config.limits.memoryBytes} bytes of memory (exit 137)`,
+      { details: { ...partial, exitCode } },
+    );
+  }
+  return { exitCode, ...partial };
+}
+
+function collect(stream: Duplex, output: OutputDemultiplexer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    stream.on('data', (chunk: Buffer) => output.push(chunk));
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+    stream.once('error', reject);
+  });
+}
+
+async function killTree(engine: EngineClient, containerId: string, execId: string): Promise<void> {
+  try {
+    const { stream } = await engine.startExec(containerId, {
+      command: ['sh', '-c', killExecTreeScript, 'agentdesk-kill', execId],
+    });
+    await Promise.race([collect(stream, new OutputDemultiplexer(1024)), delay(streamCloseGraceMs)]);
+    stream.destroy();
+  } catch {
+    // The killer could not even start (a fork bomb holding every pid): stop the whole container.
+    // The session's next command gets a fresh one.
+    await engine.killContainer(containerId);
+  }
+}
+
+/** Compares the cgroup's OOM-kill counter with the last value seen for this container. */
+async function wasOomKilled(
+  engine: EngineClient,
+  containerId: string,
+  oomKills: { read(): number; write(count: number): void },
+): Promise<boolean> {
+  try {
+    const { stream } = await engine.startExec(containerId, {
+      command: ['cat', '/sys/fs/cgroup/memory/memory.oom_control', '/sys/fs/cgroup/memory.events'],
+    });
+    const output = new OutputDemultiplexer(4096);
+    await collect(stream, output);
+    const match = /oom_kill (\d+)/.exec(output.stdout().text);
+    if (!match) return true; // no counter to read: 137 is the OOM killer's signature
+    const count = Number(match[1]);
+    const increased = count > oomKills.read();
+    oomKills.write(count);
+    return increased;
+  } catch {
+    return true;
+  }
+}
+
+function delay(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds).unref());
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+import { workspaceAliases } from '../../vitest.shared.mjs';
+
+export default defineConfig({
+  resolve: { alias: workspaceAliases() },
+  test: {
+    include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
+    // One private Docker engine for the whole run (started, and stopped, by the global setup).
+    globalSetup: ['test/engine-global-setup.ts'],
+    // The engine is shared and some files prune it: files run one after another; cases inside a
+    // file run concurrently where they do not interfere.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
