@@ -1,30 +1,34 @@
+/** The environment variable that marks every process an exec starts. */
+export const execMarkerVariable = 'AGENTDESK_EXEC_ID';
+
 /**
- * Every exec runs as `sh -c COMMAND agentdesk-exec-<id>`: the marker sits in its command line, and
- * the engine makes each exec's first process a session leader, so "the process tree of this exec"
- * is every process whose session id is that of a process carrying the marker (this catches
- * children, grandchildren and background jobs; a process that calls `setsid` itself escapes and is
- * left to the container's limits and the idle reaper).
+ * Every exec runs with `AGENTDESK_EXEC_ID=<id>` in its environment, which its children, background
+ * jobs and grandchildren inherit; and the engine makes each exec's first process a session leader.
+ * "The process tree of this exec" is every process carrying the marker, plus every process in a
+ * session such a process leads or belongs to (a child that cleared its environment but stayed in
+ * the session). Only a process that both calls `setsid` and clears its environment escapes; the
+ * container's limits and the idle reaper bound it.
  *
  * The killer uses shell builtins only (read, set, case, kill): it forks nothing, so it still works
  * when a fork bomb holds every pid the container may have. Three passes catch processes forked
  * while the first pass ran.
  */
 export const killExecTreeScript = `
-marker="agentdesk-exec-$1"
+marker="${execMarkerVariable}=$1"
 sessions=" "
 for dir in /proc/[0-9]*; do
   pid=\${dir#/proc/}
   [ "$pid" = "$$" ] && continue
-  cmdline=""
-  read -r cmdline 2>/dev/null < "$dir/cmdline"
-  case "$cmdline" in
-    *"$marker"*)
-      stat=""
-      read -r stat 2>/dev/null < "$dir/stat" || continue
-      set -- \${stat##*) }
-      [ "$4" -gt 1 ] 2>/dev/null && sessions="$sessions$4 "
-      ;;
-  esac
+  found=""
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in *"$marker"*) found=1; break ;; esac
+  done 2>/dev/null < "$dir/environ"
+  [ -n "$found" ] || continue
+  kill -KILL "$pid" 2>/dev/null
+  stat=""
+  read -r stat 2>/dev/null < "$dir/stat" || continue
+  set -- \${stat##*) }
+  [ "$4" -gt 1 ] 2>/dev/null && sessions="$sessions$4 "
 done
 [ "$sessions" = " " ] && exit 0
 for pass in 1 2 3; do
@@ -39,7 +43,3 @@ for pass in 1 2 3; do
 done
 exit 0
 `;
-
-export function execMarker(execId: string): string {
-  return `agentdesk-exec-${execId}`;
-}

@@ -5,8 +5,8 @@ import { type SandboxConfig } from '../config/sandbox-config';
 import { type CapturedStream, OutputDemultiplexer } from '../engine/demultiplex-output';
 import { type EngineClient } from '../engine/engine-client';
 import { toSandboxError } from '../engine/map-engine-error';
-import { SandboxError } from '../engine/sandbox-error';
-import { execMarker, killExecTreeScript } from './kill-exec-tree';
+import { SandboxError, isSandboxError } from '../engine/sandbox-error';
+import { execMarkerVariable, killExecTreeScript } from './kill-exec-tree';
 import { WORKSPACE_PATH } from './container-spec';
 
 export const runCommandInputSchema = z
@@ -61,19 +61,13 @@ export async function runCommand(
   // The in-container `timeout` is a backstop for when this process dies before its timer fires.
   const backstopSeconds = Math.ceil(timeoutMs / 1000) + 5;
   const started = performance.now();
-  const { execId: engineExecId, stream } = await engine.startExec(containerId, {
-    command: [
-      'timeout',
-      '-s',
-      'KILL',
-      String(backstopSeconds),
-      'sh',
-      '-c',
-      parsed.data.command,
-      execMarker(execId),
-    ],
-    workingDirectory: WORKSPACE_PATH,
-  });
+  const { execId: engineExecId, stream } = await engine
+    .startExec(containerId, {
+      command: ['timeout', '-s', 'KILL', String(backstopSeconds), 'sh', '-c', parsed.data.command],
+      env: [`${execMarkerVariable}=${execId}`],
+      workingDirectory: WORKSPACE_PATH,
+    })
+    .catch((error: unknown) => recoverFromSaturation(engine, containerId, error));
   const output = new OutputDemultiplexer(maxOutputBytes);
   const finished = collect(stream, output);
 
@@ -115,6 +109,32 @@ export async function runCommand(
     );
   }
   return { exitCode, ...partial };
+}
+
+/**
+ * A container whose pids (or memory) are all held — by a fork bomb left running in the background —
+ * cannot start another exec. Killing it lets the caller retry on a fresh one (`container-missing`
+ * is retried once by the session layer); the workspace of a wedged sandbox is lost.
+ */
+async function recoverFromSaturation(
+  engine: EngineClient,
+  containerId: string,
+  error: unknown,
+): Promise<never> {
+  if (
+    isSandboxError(error, 'engine-error') &&
+    /resource temporarily unavailable|cannot allocate memory/i.test(error.message)
+  ) {
+    await engine.killContainer(containerId);
+    throw new SandboxError(
+      'container-missing',
+      `the sandbox was saturated (${error.message}); it was stopped`,
+      {
+        cause: error,
+      },
+    );
+  }
+  throw error;
 }
 
 function collect(stream: Duplex, output: OutputDemultiplexer): Promise<void> {

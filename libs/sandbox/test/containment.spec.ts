@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSandboxError, type SandboxError } from '../src/index';
+import { removeEverything, testService } from './test-engine';
+
+const service = testService('contain', {
+  limits: { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 },
+  exec: { maxOutputBytes: 4096 },
+});
+
+beforeAll(() => service.ensureSandboxImage());
+afterAll(() => removeEverything(service));
+
+async function rejection(promise: Promise<unknown>): Promise<SandboxError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSandboxError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+// Each case uses its own session (its own container), so they run side by side.
+describe.concurrent('containment', () => {
+  it('runs as a non-root user with no capabilities, no new privileges and a read-only root', async () => {
+    const sandbox = service.forSession('identity');
+    const result = await sandbox.exec({ command: 'id -u; grep -E "^(CapEff|NoNewPrivs)" /proc/self/status' });
+    expect(result.stdout.text).toBe('1000\nCapEff:\t0000000000000000\nNoNewPrivs:\t1\n');
+    const inspect = await service.engine.inspectContainer(await service.acquireContainer('identity'));
+    expect(inspect?.HostConfig).toMatchObject({
+      ReadonlyRootfs: true,
+      NetworkMode: 'none',
+      CapDrop: ['ALL'],
+      Init: true,
+    });
+    expect(inspect?.Config.Labels).toMatchObject({
+      'agentdesk.owner': 'test-contain',
+      'agentdesk.sandbox.session': 'identity',
+    });
+  });
+
+  it('stops a fork bomb at the pids limit, and the sandbox (and the next command) survive', async () => {
+    const sandbox = service.forSession('fork-bomb');
+    const bomb = await sandbox.exec({ command: 'bomb() { bomb | bomb & }; bomb; wait', timeoutMs: 10_000 });
+    expect(bomb.stderr.text).toContain("can't fork: Resource temporarily unavailable");
+    const result = await sandbox.exec({ command: 'cat /sys/fs/cgroup/pids/pids.max; echo alive' });
+    expect(result.stdout.text).toBe('48\nalive\n');
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('kills a memory hog with 137 and reports out-of-memory; the container keeps running', async () => {
+    const sandbox = service.forSession('memory-hog');
+    const error = await rejection(
+      sandbox.exec({ command: 'node -e "const a = []; for (;;) a.push(Buffer.alloc(1 << 20, 1))"' }),
+    );
+    expect(error.code).toBe('out-of-memory');
+    expect(error.details['exitCode']).toBe(137);
+    expect((await sandbox.exec({ command: 'echo fine' })).stdout.text).toBe('fine\n');
+    // An ordinary SIGKILL is not an out-of-memory kill.
+    expect((await sandbox.exec({ command: 'kill -9 $$' })).exitCode).toBe(137);
+  });
+
+  it('kills an endless loop and its children at the timeout: nothing is left in the process list', async () => {
+    const sandbox = service.forSession('endless');
+    const error = await rejection(
+      sandbox.exec({
+        command:
+          'echo started; setsid sleep 301 & (while :; do :; done) & yes > /dev/null & while :; do :; done',
+        timeoutMs: 1500,
+      }),
+    );
+    expect(error.code).toBe('exec-timeout');
+    expect((error.details['stdout'] as { text: string }).text).toBe('started\n');
+    const processes = await sandbox.exec({ command: 'ps -o args' });
+    expect(processes.stdout.text).not.toMatch(/yes|while|sleep 301/);
+    expect(processes.stdout.text).toContain('sleep infinity');
+  });
+
+  it('has no network', async () => {
+    const sandbox = service.forSession('network');
+    const result = await sandbox.exec({
+      command: `node -e "require('net').connect(80, '1.1.1.1').on('error', e => { console.log(e.code); process.exit(3) })"; ls /sys/class/net`,
+    });
+    expect(result.stdout.text).toMatch(/^(ENETUNREACH|EHOSTUNREACH)\nlo\n$/);
+  });
+
+  it('refuses writes outside /workspace, through the shell and through the file API', async () => {
+    const sandbox = service.forSession('writes');
+    const result = await sandbox.exec({
+      command: 'touch /etc/x /tmp/x /x 2>&1; echo ok > /workspace/in.txt && cat in.txt',
+    });
+    expect(result.stdout.text).toMatch(
+      /\/etc\/x: Read-only file system[\s\S]*\/tmp\/x: Read-only[\s\S]*ok\n$/,
+    );
+    for (const path of [
+      '/etc/passwd',
+      '../etc/passwd',
+      'a/../../etc/x',
+      '/workspace/../tmp/x',
+      '',
+      'nul\0byte',
+    ]) {
+      expect((await rejection(sandbox.writeFile(path, 'x'))).code).toBe('invalid-path');
+      expect((await rejection(sandbox.readFile(path))).code).toBe('invalid-path');
+    }
+  });
+
+  it('caps the workspace size', async () => {
+    const sandbox = service.forSession('disk');
+    const result = await sandbox.exec({ command: 'dd if=/dev/zero of=big bs=1M count=10 2>&1; echo $?' });
+    expect(result.stdout.text).toMatch(/No space left on device[\s\S]*\n1\n$/);
+  });
+
+  it('caps and demultiplexes stdout and stderr', async () => {
+    const sandbox = service.forSession('output');
+    const result = await sandbox.exec({
+      command: 'head -c 100000 /dev/zero | tr "\\0" a; echo oops >&2; exit 4',
+    });
+    expect(result.exitCode).toBe(4);
+    expect(result.stdout).toMatchObject({ text: 'a'.repeat(4096), totalBytes: 100_000, truncated: true });
+    expect(result.stderr).toEqual({ text: 'oops\n', totalBytes: 5, truncated: false });
+  });
+
+  it('reads, writes and lists files through the archive API, owned by the sandbox user', async () => {
+    const sandbox = service.forSession('files');
+    expect(await sandbox.writeFile('src/deep/hello.txt', 'héllo\n')).toEqual({
+      path: 'src/deep/hello.txt',
+      bytes: 7,
+    });
+    expect((await sandbox.readFile('/workspace/src/deep/hello.txt')).content.toString()).toBe('héllo\n');
+    expect((await sandbox.exec({ command: 'stat -c "%u %s" src/deep/hello.txt' })).stdout.text).toBe(
+      '1000 7\n',
+    );
+    const top = await sandbox.listFiles();
+    expect(top.entries.map((entry) => [entry.path, entry.type])).toEqual([['src', 'directory']]);
+    const all = await sandbox.listFiles({ recursive: true });
+    expect(all.entries.map((entry) => entry.path)).toEqual(['src', 'src/deep', 'src/deep/hello.txt']);
+    expect((await rejection(sandbox.readFile('missing.txt'))).code).toBe('file-not-found');
+    expect((await rejection(sandbox.readFile('src'))).code).toBe('invalid-path');
+    await sandbox.exec({ command: 'ln -s /etc/passwd link' });
+    expect((await rejection(sandbox.readFile('link'))).code).toBe('invalid-path');
+  });
+
+  it('leaves another session untouched while one session misbehaves', async () => {
+    const noisy = service.forSession('noisy');
+    const quiet = service.forSession('quiet');
+    await quiet.writeFile('keep.txt', 'mine');
+    const bomb = noisy.exec({ command: 'bomb() { bomb | bomb & }; bomb; wait', timeoutMs: 10_000 });
+    const during = await quiet.exec({ command: 'cat keep.txt; ls /workspace' });
+    expect(during.stdout.text).toBe('minekeep.txt\n');
+    expect((await bomb).stderr.text).toContain("can't fork");
+    expect((await quiet.readFile('keep.txt')).content.toString()).toBe('mine');
+  });
+});
