@@ -101,7 +101,10 @@ export async function startPrivateEngine(options: StartPrivateEngineOptions): Pr
         await exited;
         clearTimeout(killTimer);
       }
-      if (stopOptions.removeDirectory) rmSync(directory, { recursive: true, force: true });
+      if (stopOptions.removeDirectory) {
+        unmountBelow(directory);
+        rmSync(directory, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -136,6 +139,22 @@ function ensureDockerdInstalled(install: boolean, log: (line: string) => void): 
       `dockerd still missing after installing ${debianPackages.join(' ')}; install by hand: ${fix}`,
     );
   return installed;
+}
+
+/** dockerd may leave a bind mount of its data root behind (seen with overlay2); rm cannot cross it. */
+function unmountBelow(directory: string): void {
+  let mounts: string[];
+  try {
+    mounts = readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' ')[1] ?? '')
+      .filter((mountPoint) => mountPoint === directory || mountPoint.startsWith(`${directory}/`));
+  } catch {
+    return;
+  }
+  for (const mountPoint of mounts.sort((left, right) => right.length - left.length)) {
+    spawnSync('umount', ['-l', mountPoint], { stdio: 'ignore' });
+  }
 }
 
 function tail(path: string): string {
