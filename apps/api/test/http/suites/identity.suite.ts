@@ -97,7 +97,7 @@ export function describeIdentity(engine: Engine): void {
       for (const trusted of [true, false]) {
         const portalId = `portal-${String(trusted)}`;
         const issued = await issuePortalKey(repositories, portalId, trusted);
-        for (const headers of [{}, { 'x-end-user-id': 'carol' }]) {
+        for (const headers of [{}, { 'x-end-user-id': 'carol' }] as Array<Record<string, string>>) {
           const response = await test.request({ method: 'GET', url: '/v1/me', key: issued.key, headers });
           expect(response.statusCode).toBe(200);
           expect(response.json<IdentityBody>()).toEqual({
