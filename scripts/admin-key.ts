@@ -10,7 +10,13 @@ import { tsImport } from 'tsx/esm/api';
 const { runAdminKeyCommand } = (await tsImport('../apps/api/src/admin-key/admin-key-command.ts', {
   parentURL: import.meta.url,
   tsconfig: fileURLToPath(new URL('../apps/api/tsconfig.json', import.meta.url)),
-})) as typeof import('../apps/api/src/admin-key/admin-key-command');
+})) as {
+  runAdminKeyCommand: (
+    argv: readonly string[],
+    environment: Readonly<Record<string, string | undefined>>,
+    output: { key(line: string): void; note(line: string): void },
+  ) => Promise<number>;
+};
 
 process.exitCode = await runAdminKeyCommand(process.argv.slice(2), process.env, {
   key: (line) => console.log(line),
