@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     [
       'Try a streamed agent turn:',
       '',
-      `  KEY=${key}${generatedAdminKey ? '' : '   # the admin key printed on the first start'}`,
+      `  KEY=${key}${generatedAdminKey ? '' : '   # the admin key of the first start; lost it? a new one: npm run admin-key'}`,
       `  SESSION=$(curl -s -X POST ${url}/v1/sessions -H "Authorization: Bearer $KEY" \\`,
       `      -H 'content-type: application/json' -d '{"label":"demo"}' | node -pe 'JSON.parse(require("fs").readFileSync(0)).id')`,
       `  curl -N -X POST ${url}/v1/sessions/$SESSION/messages -H "Authorization: Bearer $KEY" \\`,

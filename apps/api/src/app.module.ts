@@ -6,6 +6,7 @@ import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { CoreModule, type CoreValues } from './core/core.module';
 import { HealthModule } from './health/health.module';
+import { IdentityModule } from './identity/identity.module';
 import { LabModule } from './lab/lab.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OpenAICompatModule } from './openai-compat/openai-compat.module';
@@ -29,6 +30,7 @@ export class AppModule {
         ApiKeysModule,
         AuditModule,
         HealthModule,
+        IdentityModule,
         MetricsModule,
         OpenAICompatModule,
         OpenApiModule,

@@ -1,5 +1,8 @@
-import { ConfigError, loadConfig } from './config/app-config';
-import { createApp } from './create-app';
+import { explainDatabaseOpenFailure } from '@agentdesk/storage';
+import { issueFirstAdminKey } from './auth/bootstrap-access';
+import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
+import { createApp, type AgentDeskApi } from './create-app';
+import { explainListenFailure } from './startup/listen-failure';
 
 /** What a started API tells its launcher (e.g. `npm start`, to print a usage example). */
 export interface StartedApi {
@@ -8,25 +11,20 @@ export interface StartedApi {
   readonly generatedAdminKey: string | undefined;
 }
 
+/** Exit codes of a start that cannot succeed until the operator changes something. */
+const EXIT_INVALID_CONFIGURATION = 2;
+const EXIT_ENVIRONMENT_NOT_READY = 1;
+
 /**
- * Reads the configuration from the environment (exits with the list of problems when invalid),
- * migrates, ensures an admin key, listens, and prints the URL and — first start only — the admin key.
+ * Reads the configuration from the environment, migrates, listens, and prints the URL and — first
+ * start only — a new admin key, created only once the server listens. Problems the operator must
+ * fix (invalid configuration, a missing database, a port in use) end the process with one line
+ * on stderr, no stack trace.
  */
 export async function startApi(): Promise<StartedApi> {
-  let config;
-  let api;
-  try {
-    config = loadConfig(process.env);
-    api = await createApp(config);
-  } catch (error) {
-    // Configuration problems (including a revoked AGENTDESK_ADMIN_KEY) are the operator's to fix: no stack trace.
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const url = await api.listen();
+  const config = loadConfigOrExit();
+  const api = await createAppOrExit(config);
+  const url = await listenOrExit(api);
   const shutdown = (signal: string): void => {
     api.logger.info({ signal }, 'shutting down');
     api.close().then(
@@ -38,16 +36,21 @@ export async function startApi(): Promise<StartedApi> {
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   console.log(`AgentDesk API listening on ${url}  (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`);
-  if (api.bootstrap.generatedAdminKey !== undefined) {
+  const generatedAdminKey =
+    api.bootstrap.adminKeySource === 'none'
+      ? await issueFirstAdminKey(api.repositories, api.logger)
+      : undefined;
+  if (generatedAdminKey !== undefined) {
     console.log(
       [
         '',
         '================================================================================',
         ' First start: an admin API key was created. It is shown this once and never again:',
         '',
-        `   ${api.bootstrap.generatedAdminKey}`,
+        `   ${generatedAdminKey}`,
         '',
         ' Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>". Keep it secret.',
+        ' Lost it? Issue another from this machine: npm run admin-key',
         '================================================================================',
         '',
       ].join('\n'),
@@ -65,5 +68,42 @@ export async function startApi(): Promise<StartedApi> {
       ].join('\n'),
     );
   }
-  return { url, generatedAdminKey: api.bootstrap.generatedAdminKey };
+  return { url, generatedAdminKey };
+}
+
+function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) exitWith(error.message, EXIT_INVALID_CONFIGURATION);
+    throw error;
+  }
+}
+
+async function createAppOrExit(config: AppConfig): Promise<AgentDeskApi> {
+  try {
+    return await createApp(config);
+  } catch (error) {
+    // A revoked AGENTDESK_ADMIN_KEY is a configuration problem too.
+    if (error instanceof ConfigError) exitWith(error.message, EXIT_INVALID_CONFIGURATION);
+    const databaseProblem = explainDatabaseOpenFailure(error, config.database.url.reveal());
+    if (databaseProblem !== undefined) exitWith(databaseProblem, EXIT_ENVIRONMENT_NOT_READY);
+    throw error;
+  }
+}
+
+async function listenOrExit(api: AgentDeskApi): Promise<string> {
+  try {
+    return await api.listen();
+  } catch (error) {
+    const listenProblem = explainListenFailure(error, api.config.http);
+    await api.close().catch(() => undefined);
+    if (listenProblem !== undefined) exitWith(listenProblem, EXIT_ENVIRONMENT_NOT_READY);
+    throw error;
+  }
+}
+
+function exitWith(message: string, code: number): never {
+  console.error(message);
+  process.exit(code);
 }

@@ -1,13 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRepositories, openDatabase } from '@agentdesk/storage';
+import { testPostgresUrl } from '@agentdesk/storage/testing';
 import { generateApiKey } from '../src/auth/api-key-format';
 
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const main = join(workspace, 'apps/api/src/main.ts');
+const npmStart = join(workspace, 'scripts/start.ts');
+const adminKeyScript = join(workspace, 'scripts/admin-key.ts');
+// A test that spawns the server several times (each start loads the whole app through tsx).
+const severalStartsTimeoutMs = 180_000;
 const keyPattern = /adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}/g;
 
 interface Run {
@@ -16,10 +24,31 @@ interface Run {
   readonly stderr: string;
 }
 
+/** Runs a TypeScript entry point with tsx from the workspace root until it exits. */
+function runScript(script: string, environment: Record<string, string>, args: string[] = []): Promise<Run> {
+  return runUntil(script, environment, args, () => false);
+}
+
 /** Runs `tsx apps/api/src/main.ts` from the workspace root until it prints its URL (then stops it) or exits. */
-function runMain(environment: Record<string, string>): Promise<Run> {
+function runMain(environment: Record<string, string>, script: string = main): Promise<Run> {
+  return runUntil(
+    script,
+    environment,
+    [],
+    (stdout) =>
+      stdout.includes('listening on') &&
+      (stdout.includes('Keep it secret') || !stdout.includes('First start')),
+  );
+}
+
+function runUntil(
+  script: string,
+  environment: Record<string, string>,
+  args: string[],
+  done: (stdout: string) => boolean,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       cwd: workspace,
       env: {
         PATH: process.env['PATH'] ?? '',
@@ -35,12 +64,7 @@ function runMain(environment: Record<string, string>): Promise<Run> {
     const timer = setTimeout(() => child.kill('SIGKILL'), 45_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (
-        stdout.includes('listening on') &&
-        (stdout.includes('Keep it secret') || !stdout.includes('First start'))
-      ) {
-        setTimeout(() => child.kill('SIGTERM'), 200);
-      }
+      if (done(stdout)) setTimeout(() => child.kill('SIGTERM'), 200);
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
@@ -49,6 +73,81 @@ function runMain(environment: Record<string, string>): Promise<Run> {
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** A running `main.ts` to send requests to. */
+interface RunningMain {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+function startMain(environment: Record<string, string>): Promise<RunningMain> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', main], {
+      cwd: workspace,
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        ...environment,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url !== undefined)
+        resolve({
+          url,
+          async stop() {
+            child.kill('SIGTERM');
+            await exited;
+          },
+        });
+    });
+    child.once('exit', (code) => reject(new Error(`main.ts exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+/** Every key of a SQLite database, read with the storage library. */
+async function storedKeys(sqliteFile: string): Promise<Array<{ role: string; revoked: boolean }>> {
+  const database = openDatabase({ url: `sqlite:${sqliteFile}` });
+  try {
+    const page = await createRepositories(database).apiKeys.list({ includeRevoked: true }, { limit: 100 });
+    return page.items.map((key) => ({ role: key.role, revoked: key.revokedAt !== null }));
+  } finally {
+    await database.destroy();
+  }
+}
+
+async function whoIs(url: string, key: string): Promise<{ status: number; role?: string }> {
+  const response = await fetch(`${url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+  const body = (await response.json()) as { role?: string };
+  return { status: response.status, ...(body.role === undefined ? {} : { role: body.role }) };
+}
+
+/** A port some other program holds for the duration of a test. */
+async function occupyPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('no address');
+  return { port: address.port, server };
+}
+
+/** A start-up failure an operator fixes: one line on stderr, no stack trace. */
+function expectOneLineFailure(run: Run, expected: RegExp): void {
+  expect(run.code, run.stderr).toBe(1);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(expected);
+  expect(run.stderr).not.toMatch(/^\s+at /m);
+  expect(run.stdout).not.toContain('listening on');
 }
 
 describe('main.ts (npx tsx apps/api/src/main.ts)', () => {
@@ -111,4 +210,125 @@ describe('main.ts (npx tsx apps/api/src/main.ts)', () => {
     expect(local.stdout).toContain('listening on http://127.0.0.1:');
     expect(local.stderr).toContain('DEV MODE: requests WITHOUT an API key act as the anonymous local user');
   });
+  it(
+    'with its port taken: one line naming the port and PORT=, exit 1, and no admin key left behind unseen',
+    async () => {
+      const sqliteFile = join(folder, 'data', 'agentdesk.db');
+      const taken = await occupyPort();
+      try {
+        for (const script of [main, npmStart]) {
+          const run = await runMain(
+            { DATABASE_URL: `sqlite:${sqliteFile}`, PORT: String(taken.port) },
+            script,
+          );
+          expectOneLineFailure(
+            run,
+            new RegExp(
+              `^Port ${taken.port} on 127\\.0\\.0\\.1 is already in use .* PORT=${taken.port + 1} npm start$`,
+            ),
+          );
+          expect(run.stdout.match(keyPattern)).toBeNull();
+          expect(await storedKeys(sqliteFile)).toEqual([]);
+        }
+      } finally {
+        await new Promise((resolve) => taken.server.close(resolve));
+      }
+      // Once the port is free, the first successful start creates and prints the key.
+      const started = await runMain({ DATABASE_URL: `sqlite:${sqliteFile}` });
+      expect(new Set(started.stdout.match(keyPattern) ?? []).size).toBe(1);
+      expect(await storedKeys(sqliteFile)).toEqual([{ role: 'admin', revoked: false }]);
+    },
+    severalStartsTimeoutMs,
+  );
+
+  it(
+    'npm run admin-key issues a working admin key from the host; --revoke-others retires the others',
+    async () => {
+      const sqliteFile = join(folder, 'agentdesk.db');
+      const environment = { DATABASE_URL: `sqlite:${sqliteFile}` };
+      const firstStart = await runMain(environment);
+      const firstKey = firstStart.stdout.match(keyPattern)?.[0] ?? '';
+      expect(firstKey).not.toBe('');
+
+      // The key alone on stdout (KEY=$(npm run --silent admin-key)); notes on stderr.
+      const issued = await runScript(adminKeyScript, environment);
+      expect(issued.code, issued.stderr).toBe(0);
+      expect(issued.stdout).toMatch(/^adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}\n$/);
+      const issuedKey = issued.stdout.trim();
+      expect(issued.stderr).toContain('shown this once');
+      expect(issued.stderr).not.toContain(issuedKey);
+
+      const server = await startMain(environment);
+      try {
+        // Issued while the server runs: usable at once, and the first key still works.
+        const rotated = await runScript(adminKeyScript, environment, ['--revoke-others']);
+        expect(rotated.code, rotated.stderr).toBe(0);
+        expect(rotated.stderr).toMatch(/Revoked 2 other admin key\(s\)/);
+        const rotatedKey = rotated.stdout.trim();
+        expect(await whoIs(server.url, rotatedKey)).toEqual({ status: 200, role: 'admin' });
+        expect((await whoIs(server.url, issuedKey)).status).toBe(401);
+        expect((await whoIs(server.url, firstKey)).status).toBe(401);
+        const created = await fetch(`${server.url}/v1/admin/api-keys`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${rotatedKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ role: 'user', label: 'made with the rotated key', externalId: 'alice' }),
+        });
+        expect(created.status).toBe(201);
+      } finally {
+        await server.stop();
+      }
+
+      const unknown = await runScript(adminKeyScript, environment, ['--revoke-all']);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('Unknown argument "--revoke-all"');
+      expect(unknown.stdout).toBe('');
+    },
+    severalStartsTimeoutMs,
+  );
+
+  it('npm run admin-key on a database that cannot be opened: one line, exit 1, no key', async () => {
+    const run = await runScript(adminKeyScript, {
+      DATABASE_URL: 'postgres://postgres:hunter2@127.0.0.1:1/agentdesk',
+    });
+    expectOneLineFailure(run, /^No PostgreSQL server is accepting connections on 127\.0\.0\.1:1/);
+    expect(run.stderr).not.toContain('hunter2');
+    expect(run.stdout).toBe('');
+  });
+
+  const postgresServer = new URL(testPostgresUrl);
+  const postgresUrl = (database: string, changes: { port?: string; user?: string } = {}): string =>
+    `postgres://${changes.user ?? postgresServer.username}:hunter2-secret@${postgresServer.hostname}:${changes.port ?? postgresServer.port}/${database}`;
+  const missingDatabase = `agentdesk_missing_${randomBytes(4).toString('hex')}`;
+  it.each<[string, () => string, RegExp]>([
+    [
+      'a missing PostgreSQL database',
+      () => postgresUrl(missingDatabase),
+      new RegExp(
+        `^PostgreSQL database "${missingDatabase}" does not exist on ${postgresServer.hostname}:${postgresServer.port} — create it with: createdb -h ${postgresServer.hostname} -p ${postgresServer.port} -U ${postgresServer.username} ${missingDatabase}$`,
+      ),
+    ],
+    [
+      'no PostgreSQL server (connection refused)',
+      () => postgresUrl('test', { port: '1' }),
+      /^No PostgreSQL server is accepting connections on .*:1 \(connection refused\)/,
+    ],
+    [
+      'a PostgreSQL login refused',
+      () => postgresUrl('test', { user: 'ghost_user' }),
+      /refused the login of user "ghost_user": role "ghost_user" does not exist — check the user and password in DATABASE_URL$/,
+    ],
+    [
+      'an unwritable SQLite path',
+      () => `sqlite:${join(folder, 'a-file', 'agentdesk.db')}`,
+      /^Cannot create the folder .*a-file for the SQLite database .* — set DATABASE_URL=sqlite:/,
+    ],
+  ])(
+    '%s: one line saying what and how to fix it, exit 1, never the password',
+    async (_name, url, expected) => {
+      await writeFile(join(folder, 'a-file'), 'a file where the folder should be');
+      const run = await runMain({ DATABASE_URL: url() });
+      expectOneLineFailure(run, expected);
+      expect(`${run.stdout}${run.stderr}`).not.toContain('hunter2');
+    },
+  );
 });

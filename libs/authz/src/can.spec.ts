@@ -21,10 +21,11 @@ const expected: Record<Scope, Record<Role, boolean>> = {
   'completions:create': { user: true, portal: true, viewer: false, admin: true },
   'lab:run': { user: false, portal: false, viewer: true, admin: true },
   'lab:read': { user: false, portal: false, viewer: true, admin: true },
+  'identity:read': { user: true, portal: true, viewer: true, admin: true },
 };
 
 // Functions over no user's data: granted by role alone, never on a user's resource.
-const noUserDataScopes = new Set<Scope>(['completions:create', 'lab:run', 'lab:read']);
+const noUserDataScopes = new Set<Scope>(['completions:create', 'lab:run', 'lab:read', 'identity:read']);
 
 function principalWithRole(role: Role, id = `u-${role}`): Principal {
   return role === 'portal'

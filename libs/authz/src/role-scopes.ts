@@ -8,16 +8,19 @@ const ownDataScopes = [
   'messages:write',
 ] as const satisfies readonly Scope[];
 
+/** Every role may ask who it is (`GET /v1/me`): portals and the console start there. */
+const identityScopes = ['identity:read'] as const satisfies readonly Scope[];
+
 /**
  * Roles → scopes, as data: the API guard and the console read the same table.
  * A portal gets the same own-data scopes as a user because it only ever acts *as* an end user
  * (see `resolveEffectiveUserId`); the viewer is read-only across users and cannot touch keys or audit.
  */
 export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
-  user: [...ownDataScopes, 'completions:create'],
-  portal: [...ownDataScopes, 'completions:create'],
+  user: [...ownDataScopes, 'completions:create', ...identityScopes],
+  portal: [...ownDataScopes, 'completions:create', ...identityScopes],
   // QA: reads anyone's sessions and tries schemas in the structured-output lab; changes nothing else.
-  viewer: ['sessions:read-any', 'messages:read-any', 'users:read', 'lab:run', 'lab:read'],
+  viewer: ['sessions:read-any', 'messages:read-any', 'users:read', 'lab:run', 'lab:read', ...identityScopes],
   admin: scopes,
 });
 

@@ -16,6 +16,7 @@ export const scopes = [
   'completions:create',
   'lab:run',
   'lab:read',
+  'identity:read',
 ] as const;
 
 /** One permission, e.g. `sessions:read`. */
@@ -44,4 +45,6 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   'completions:create': 'none',
   'lab:run': 'none',
   'lab:read': 'none',
+  // `GET /v1/me` describes the calling key itself, never a user's resource.
+  'identity:read': 'none',
 };

@@ -6,6 +6,7 @@ export {
   type DatabaseConfig,
   type DatabaseTarget,
 } from './open-database';
+export { explainDatabaseOpenFailure } from './database-open-failure';
 export type { DatabaseDialect } from './database-dialect';
 export type { Database } from './database-schema';
 export { migrateToLatest } from './migrate';

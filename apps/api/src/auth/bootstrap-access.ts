@@ -1,20 +1,20 @@
 import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../config/app-config';
 import { StorageError, StorageErrorCode, type Repositories } from '@agentdesk/storage';
-import { generateApiKey, hashApiKey, parseApiKey } from './api-key-format';
+import { hashApiKey, parseApiKey } from './api-key-format';
+import { ADMIN_EXTERNAL_ID, issueAdminKey } from './admin-keys';
 import { findOrCreateLocalUser } from './local-user';
 
-/** The local user behind the first admin key. */
-export const ADMIN_EXTERNAL_ID = 'admin';
 /** The local user the dev-mode anonymous principal acts as. */
 export const DEV_USER_EXTERNAL_ID = 'dev-mode-anonymous';
 
-/** What the first start did about access. */
+/** What the start found about access, before the server listens. */
 export interface BootstrapResult {
-  /** A new admin key, present only on the very first start without `AGENTDESK_ADMIN_KEY`: print it once. */
-  readonly generatedAdminKey: string | undefined;
-  /** `environment`: `AGENTDESK_ADMIN_KEY` is ensured; `generated`: first start; `existing`: keys already exist. */
-  readonly adminKeySource: 'environment' | 'generated' | 'existing';
+  /**
+   * `environment`: `AGENTDESK_ADMIN_KEY` is ensured; `existing`: keys already exist; `none`: the
+   * database has no key yet, and `issueFirstAdminKey` creates one once the server listens.
+   */
+  readonly adminKeySource: 'environment' | 'existing' | 'none';
   /** The stored user of the dev-mode anonymous principal; null outside dev mode. */
   readonly devUserId: string | null;
 }
@@ -23,8 +23,9 @@ export interface BootstrapResult {
  * Makes sure someone can administer the API:
  * - with `AGENTDESK_ADMIN_KEY`, that key exists as an admin key (created if new; a revoked or
  *   non-admin key with that value stops the start, since silently re-enabling it would undo a revocation);
- * - otherwise, when the database has no key at all (first start), an admin key is generated and
- *   returned once, for the caller to print — it is never logged.
+ * - otherwise it only reports whether the database has any key. The first admin key is created
+ *   by `issueFirstAdminKey` after the server listens, so a start that fails (a port in use) leaves
+ *   no key behind that nobody ever saw.
  */
 export async function bootstrapAccess(
   repositories: Repositories,
@@ -39,27 +40,32 @@ export async function bootstrapAccess(
   if (environmentKey !== undefined) {
     await ensureEnvironmentAdminKey(repositories, environmentKey);
     logger.info('admin key from AGENTDESK_ADMIN_KEY is active');
-    return { generatedAdminKey: undefined, adminKeySource: 'environment', devUserId };
+    return { adminKeySource: 'environment', devUserId };
   }
+  return { adminKeySource: (await hasAnyKey(repositories)) ? 'existing' : 'none', devUserId };
+}
 
-  const anyKey = await repositories.apiKeys.list({ includeRevoked: true }, { limit: 1 });
-  if (anyKey.items.length > 0) return { generatedAdminKey: undefined, adminKeySource: 'existing', devUserId };
-
-  const admin = await findOrCreateLocalUser(repositories, ADMIN_EXTERNAL_ID, 'Administrator');
-  const generated = generateApiKey();
-  await repositories.apiKeys.create({
-    id: generated.keyId,
-    prefix: generated.visiblePrefix,
-    secretHash: generated.secretHash,
-    role: 'admin',
-    ownerUserId: admin.id,
-    label: 'Bootstrap admin key (first start)',
-  });
+/**
+ * First start: when the database holds no key at all (revoked ones count), creates an admin key
+ * and returns it for the caller to print once — it is never logged. Call it once the server
+ * listens; `undefined` when any key exists.
+ */
+export async function issueFirstAdminKey(
+  repositories: Repositories,
+  logger: Logger,
+): Promise<string | undefined> {
+  if (await hasAnyKey(repositories)) return undefined;
+  const issued = await issueAdminKey(repositories, 'Bootstrap admin key (first start)');
   logger.warn(
-    { apiKeyPrefix: generated.visiblePrefix },
+    { apiKeyPrefix: issued.stored.prefix },
     'first start: created an admin API key (printed once on the console, never logged)',
   );
-  return { generatedAdminKey: generated.key, adminKeySource: 'generated', devUserId };
+  return issued.key;
+}
+
+async function hasAnyKey(repositories: Repositories): Promise<boolean> {
+  const anyKey = await repositories.apiKeys.list({ includeRevoked: true }, { limit: 1 });
+  return anyKey.items.length > 0;
 }
 
 async function ensureEnvironmentAdminKey(repositories: Repositories, key: string): Promise<void> {

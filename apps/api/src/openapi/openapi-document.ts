@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { API_KEY_FORMAT_DESCRIPTION } from '../auth/api-key-format';
 import { API_KEY_HEADER_SCHEME, BEARER_SCHEME } from '../http/openapi-decorators';
 
 /** Holds the OpenAPI document, built once the app's routes exist. */
@@ -17,21 +18,34 @@ export class OpenApiDocumentHolder {
   }
 }
 
+// The keys are opaque strings looked up by hash, not JWTs: nothing in them can be decoded or verified offline.
+const apiKeyDescription =
+  `An AgentDesk API key: \`${API_KEY_FORMAT_DESCRIPTION}\` — the key id, then a random secret. ` +
+  'It is opaque (not a JWT): the server looks up its SHA-256 among unrevoked keys, so a revocation applies to the next request. ' +
+  'Keys come from POST /v1/admin/api-keys, the first start of the server, or `npm run admin-key` on the host; each is shown once.';
+
 /** Builds the document from the controllers' decorators (zod schemas are converted by the route decorators). */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('AgentDesk API')
     .setDescription(
-      'Sessions of portal end users and AgentDesk users. Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`. ' +
+      'Sessions of portal end users and AgentDesk users. Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`; ' +
+        '`GET /v1/me` says who a key is. Only a server started with AGENTDESK_DEV_MODE (loopback only) takes requests without a key. ' +
         'Errors are `{ error: { code, message, requestId } }`; another user’s resource answers exactly like a missing one (404).',
     )
     .setVersion('1')
+    // addBearerAuth defaults bearerFormat to "JWT"; these keys are not JWTs.
     .addBearerAuth(
-      { type: 'http', scheme: 'bearer', description: 'An AgentDesk API key (adk_…)' },
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'adk_<key id>_<secret>',
+        description: apiKeyDescription,
+      },
       BEARER_SCHEME,
     )
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An AgentDesk API key (adk_…)' },
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: apiKeyDescription },
       API_KEY_HEADER_SCHEME,
     )
     .build();

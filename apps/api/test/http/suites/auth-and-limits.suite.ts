@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/app-config';
 import { createApp } from '../../../src/create-app';
 import { generateApiKey } from '../../../src/auth/api-key-format';
+import { issueFirstAdminKey } from '../../../src/auth/bootstrap-access';
 import { RegisteredRoutes, RouteInventory } from '../../../src/routes/route-inventory';
 import type { Engine } from '../../support/engines';
 import { testDatabaseFactories } from '../../support/engines';
@@ -146,9 +147,12 @@ export function describeAuthAndLimits(engine: Engine): void {
       try {
         const config = loadConfig(baseTestEnvironment);
         const first = await createApp(config, { database: database.database, logDestination: logs });
-        const generated = first.bootstrap.generatedAdminKey;
-        expect(first.bootstrap.adminKeySource).toBe('generated');
+        // The key is created once the server listens (startApi calls issueFirstAdminKey then), never before.
+        expect(first.bootstrap.adminKeySource).toBe('none');
+        expect((await first.repositories.apiKeys.list({ includeRevoked: true })).items).toEqual([]);
+        const generated = await issueFirstAdminKey(first.repositories, first.logger);
         expect(generated).toMatch(/^adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+        expect(await issueFirstAdminKey(first.repositories, first.logger)).toBeUndefined();
         const asAdmin = await first.app.inject({
           method: 'GET',
           url: '/v1/admin/audit',
@@ -158,7 +162,7 @@ export function describeAuthAndLimits(engine: Engine): void {
         await first.close();
 
         const second = await createApp(config, { database: database.database, logDestination: logs });
-        expect(second.bootstrap).toMatchObject({ generatedAdminKey: undefined, adminKeySource: 'existing' });
+        expect(second.bootstrap.adminKeySource).toBe('existing');
         await second.close();
 
         const environmentKey = generateApiKey().key;
@@ -169,10 +173,7 @@ export function describeAuthAndLimits(engine: Engine): void {
             logDestination: logs,
           },
         );
-        expect(third.bootstrap).toMatchObject({
-          generatedAdminKey: undefined,
-          adminKeySource: 'environment',
-        });
+        expect(third.bootstrap.adminKeySource).toBe('environment');
         for (const headers of [
           { authorization: `Bearer ${environmentKey}` },
           { 'x-api-key': environmentKey },

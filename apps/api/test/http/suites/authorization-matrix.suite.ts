@@ -43,6 +43,13 @@ const readAnyRoles: readonly Role[] = ['viewer', 'admin'];
 
 /** Every protected route and what each caller must get. */
 export const protectedRouteExpectations: Readonly<Record<string, RouteExpectation>> = {
+  'GET /v1/me': {
+    scope: 'identity:read',
+    roles: ['user', 'portal', 'viewer', 'admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
   'POST /v1/sessions': {
     scope: 'sessions:write',
     roles: ownDataRoles,

@@ -1,0 +1,97 @@
+import {
+  createRepositories,
+  explainDatabaseOpenFailure,
+  migrateToLatest,
+  openDatabase,
+  type AppDatabase,
+} from '@agentdesk/storage';
+import { issueAdminKey, revokeOtherAdminKeys } from '../auth/admin-keys';
+import { ConfigError, describeDatabase, loadConfig } from '../config/app-config';
+
+/** Where the command writes: the key alone on `key` (stdout), everything else on `note` (stderr). */
+export interface AdminKeyCommandOutput {
+  key(line: string): void;
+  note(line: string): void;
+}
+
+export const ADMIN_KEY_USAGE = [
+  'Usage: npm run admin-key [-- --revoke-others]',
+  '',
+  'Issues a new admin API key in the database DATABASE_URL names (default sqlite:data/agentdesk.db)',
+  'and prints it once. Whoever can write that database is trusted: no running server or key is needed.',
+  '',
+  '  --revoke-others   also revoke every other active admin key (e.g. after a key leaked)',
+  '  --help            this text',
+].join('\n');
+
+const ISSUED_LABEL = 'Admin key issued from the host (npm run admin-key)';
+
+type Arguments = { readonly help: boolean; readonly revokeOthers: boolean } | { readonly unknown: string };
+
+/**
+ * `npm run admin-key`: issues an admin key from the host, for an operator who lost the key of the
+ * first start (or never saw it). Uses the API's configuration and storage, migrating a database
+ * that is still empty. Returns the process exit code: 0 done, 1 database unavailable, 2 bad input.
+ */
+export async function runAdminKeyCommand(
+  argv: readonly string[],
+  environment: Readonly<Record<string, string | undefined>>,
+  output: AdminKeyCommandOutput,
+): Promise<number> {
+  const parsed = parseArguments(argv);
+  if ('unknown' in parsed) {
+    output.note(`Unknown argument "${parsed.unknown}".\n\n${ADMIN_KEY_USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    output.note(ADMIN_KEY_USAGE);
+    return 0;
+  }
+  let config;
+  try {
+    config = loadConfig(environment);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      output.note(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  const url = config.database.url.reveal();
+  let database: AppDatabase | undefined;
+  try {
+    database = openDatabase({ url, poolSize: 1 });
+    await migrateToLatest(database);
+    const repositories = createRepositories(database);
+    const issued = await issueAdminKey(repositories, ISSUED_LABEL);
+    const revoked = parsed.revokeOthers ? await revokeOtherAdminKeys(repositories, issued.stored.id) : [];
+    output.note(
+      `New admin key ${issued.stored.prefix} in ${describeDatabase(config.database.url)}. It is shown this once:`,
+    );
+    output.key(issued.key);
+    if (parsed.revokeOthers)
+      output.note(
+        `Revoked ${revoked.length} other admin key(s)${revoked.length === 0 ? '' : `: ${revoked.map((key) => key.prefix).join(', ')}`}.`,
+      );
+    output.note('Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>"; check it with GET /v1/me.');
+    return 0;
+  } catch (error) {
+    const databaseProblem = explainDatabaseOpenFailure(error, url);
+    if (databaseProblem === undefined) throw error;
+    output.note(databaseProblem);
+    return 1;
+  } finally {
+    await database?.destroy();
+  }
+}
+
+function parseArguments(argv: readonly string[]): Arguments {
+  let help = false;
+  let revokeOthers = false;
+  for (const argument of argv) {
+    if (argument === '--help' || argument === '-h') help = true;
+    else if (argument === '--revoke-others') revokeOthers = true;
+    else return { unknown: argument };
+  }
+  return { help, revokeOthers };
+}

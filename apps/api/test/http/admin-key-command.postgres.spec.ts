@@ -1,0 +1,3 @@
+import { describeAdminKeyCommand } from './suites/admin-key-command.suite';
+
+describeAdminKeyCommand('postgres');

@@ -1,0 +1,3 @@
+import { describeIdentity } from './suites/identity.suite';
+
+describeIdentity('postgres');
