@@ -34,6 +34,8 @@ export interface TurnInput {
   readonly content: string | readonly UserContentPart[];
   readonly responseFormat?: ResponseFormat;
   readonly idempotencyKey?: string;
+  /** Hash of the request the key came with: the same key with another fingerprint is refused (422). */
+  readonly idempotencyFingerprint?: string;
   /** Aborted when the client goes away: the provider call is cancelled and what was produced is kept. */
   readonly signal: AbortSignal;
   /** Stream the model's output as events (SSE clients); otherwise one call per step. */
@@ -115,6 +117,7 @@ export class AgentTurnRunner {
         role: 'user',
         contentParts: toContentParts(input.content),
         idempotencyKey: input.idempotencyKey ?? null,
+        idempotencyFingerprint: input.idempotencyFingerprint ?? null,
       });
       if (!appended.created) return await this.replay(input, appended.message);
       emit({
