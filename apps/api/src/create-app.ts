@@ -78,10 +78,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     const bootstrap = await bootstrapAccess(repositories, config, logger);
     // Turns a crash interrupted are marked failed so their sessions take messages again. A SQLite
     // file has one server process, so every running turn at start is stale; on PostgreSQL other
-    // replicas may be mid-turn, so only expired leases are.
+    // replicas may be mid-turn, so only expired leases are (the rest are swept once they expire:
+    // see TurnLeaseSweeper).
     const recovered = await repositories.turns.recoverInterrupted({ all: database.dialect === 'sqlite' });
     if (recovered.messages > 0 || recovered.sessions > 0) {
-      logger.warn(recovered, 'marked turns interrupted by a previous stop as failed');
+      logger.warn(
+        { interruptedTurns: recovered.sessions, failedMessages: recovered.messages },
+        'marked turns interrupted by a previous stop as failed',
+      );
     }
     const app = await startNest(config, {
       database,

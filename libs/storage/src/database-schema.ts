@@ -83,6 +83,8 @@ export interface MessagesTable {
   model: string | null;
   compression_events: JsonText | null;
   idempotency_key: string | null;
+  /** Hash of the canonical request that first used `idempotency_key`; null before migration 0003. */
+  idempotency_fingerprint: string | null;
   started_at: number;
   finished_at: number | null;
   created_at: ColumnType<number, number, never>;

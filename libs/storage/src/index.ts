@@ -52,7 +52,12 @@ export {
 } from './repositories/messages-repository';
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export { AuditRepository, type AuditListFilter, type NewAuditEntry } from './repositories/audit-repository';
-export { TurnsRepository, interruptedTurnError, type RecoveredTurns } from './repositories/turns-repository';
+export {
+  TurnsRepository,
+  interruptedTurnError,
+  type AcquiredLease,
+  type RecoveredTurns,
+} from './repositories/turns-repository';
 export {
   StructuredOutputRunsRepository,
   type NewStructuredOutputRun,

@@ -12,6 +12,8 @@ export enum StorageErrorCode {
   InvalidCursor = 'STORAGE_INVALID_CURSOR',
   /** Another agent turn is running on this session. */
   TurnInProgress = 'STORAGE_TURN_IN_PROGRESS',
+  /** An idempotency key already used by a different request (another body, session or mode). */
+  IdempotencyKeyReused = 'STORAGE_IDEMPOTENCY_KEY_REUSED',
 }
 
 /** What kind of record an error is about. */

@@ -7,6 +7,10 @@ import { ModelRoutingError } from './model-routing/model-router';
 import { AgentTurnRunner, type TurnResult } from './turn/agent-turn-runner';
 import type { TurnEventSink } from './turn/turn-events';
 import type { SendMessageBody } from './turn-inputs';
+import { requestFingerprint } from './request-fingerprint';
+
+/** The route an `Idempotency-Key` on a message is bound to (part of its fingerprint). */
+const SEND_MESSAGE_ROUTE = 'POST /v1/sessions/:id/messages';
 
 export interface SendMessageInput {
   readonly caller: OwnDataCaller;
@@ -40,7 +44,16 @@ export class AgentTurnService {
           sessionId: input.sessionId,
           content: input.body.content as string | UserContentPart[],
           ...(input.body.responseFormat && { responseFormat: input.body.responseFormat }),
-          ...(input.idempotencyKey !== undefined && { idempotencyKey: input.idempotencyKey }),
+          ...(input.idempotencyKey !== undefined && {
+            idempotencyKey: input.idempotencyKey,
+            // A reuse of the key with another body, session or mode is refused, not replayed.
+            idempotencyFingerprint: requestFingerprint({
+              route: SEND_MESSAGE_ROUTE,
+              parameters: { id: input.sessionId },
+              stream: input.stream,
+              body: input.body,
+            }),
+          }),
           signal: input.signal,
           stream: input.stream,
         },

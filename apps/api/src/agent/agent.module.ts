@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AuthModule } from '../auth/auth.module';
-import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
+import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { Repositories } from '@agentdesk/storage';
+import type { Logger } from 'pino';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
 import { ModelRouter } from './model-routing/model-router';
 import { builtInTools, ToolRegistry } from './tools/tool-registry';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
+import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';
 
-/** The agent turn: model routing, tools, the turn runner and `POST /v1/sessions/:id/messages`. */
+/** The agent turn: model routing, tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
 @Module({
   imports: [AuthModule],
   controllers: [MessagesController],
@@ -22,11 +24,17 @@ import { AgentTurnRunner } from './turn/agent-turn-runner';
     { provide: ToolRegistry, useFactory: () => new ToolRegistry(builtInTools()) },
     {
       provide: AgentTurnRunner,
-      useFactory: (repositories: Repositories, router: ModelRouter, tools: ToolRegistry, config: AppConfig) =>
-        new AgentTurnRunner({ repositories, router, tools, settings: config.turns }),
-      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG],
+      useFactory: (
+        repositories: Repositories,
+        router: ModelRouter,
+        tools: ToolRegistry,
+        config: AppConfig,
+        logger: Logger,
+      ) => new AgentTurnRunner({ repositories, router, tools, settings: config.turns, logger }),
+      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG, LOGGER],
     },
     AgentTurnService,
+    TurnLeaseSweeper,
   ],
   exports: [ModelRouter],
 })

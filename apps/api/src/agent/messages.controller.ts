@@ -26,9 +26,10 @@ import { failedTurnError, toTurnJson, type TurnJson } from './turn-outcome';
 @ApiHeader({
   name: 'Idempotency-Key',
   required: false,
-  description: 'A retried request with the same key returns the same turn',
+  description:
+    'A retried request with the same key returns the same turn; the same key with another body, session or Accept mode answers 422',
 })
-@Refuses(400, 401, 403, 404, 409, 413, 429, 502, 503, 504)
+@Refuses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504)
 @Controller('v1/sessions')
 export class MessagesController {
   constructor(@Inject(AgentTurnService) private readonly turns: AgentTurnService) {}

@@ -64,6 +64,8 @@ export const configEnvironment = {
   LOG_LEVEL: 'log level',
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: 'tokens the tool scratchpad of a turn may use per model call',
   AGENTDESK_MAX_MODEL_CALLS: 'model calls per agent turn (the last one answers without tools)',
+  AGENTDESK_TURN_LEASE_MS:
+    'lease in milliseconds a running turn holds on its session (renewed every third of it; a crashed turn frees the session after it)',
 } as const;
 
 type EnvironmentName = keyof typeof configEnvironment;
@@ -141,6 +143,9 @@ const environmentSchema = z.object({
   AGENTDESK_DEV_MODE: booleanFlag,
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: integer(256, 1_000_000, defaultTurnSettings.scratchpadBudgetTokens),
   AGENTDESK_MAX_MODEL_CALLS: integer(1, 64, defaultTurnSettings.maxModelCalls),
+  // At least a second so renewals (every third) are not a database storm; at most two minutes so
+  // a crash never blocks a session for long.
+  AGENTDESK_TURN_LEASE_MS: integer(1_000, 120_000, defaultTurnSettings.leaseMs),
   LOG_LEVEL: z
     .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
     .optional()
@@ -178,6 +183,7 @@ export function loadConfig(
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
       maxModelCalls: values.AGENTDESK_MAX_MODEL_CALLS,
+      leaseMs: values.AGENTDESK_TURN_LEASE_MS,
     },
     database: { url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
     http: { host: values.HOST, port: values.PORT, bodyLimitBytes: values.AGENTDESK_BODY_LIMIT_BYTES },

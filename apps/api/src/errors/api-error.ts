@@ -20,6 +20,8 @@ export enum ApiErrorCode {
   Conflict = 'CONFLICT',
   /** The session is closed. */
   SessionClosed = 'SESSION_CLOSED',
+  /** An `Idempotency-Key` already used with a different request (body, session or streaming mode). */
+  IdempotencyKeyReused = 'IDEMPOTENCY_KEY_REUSED',
   /** Too many requests for this principal (or too many failed credentials from this address). */
   RateLimited = 'RATE_LIMITED',
   /** A dependency (the database) is not reachable. */

@@ -29,6 +29,10 @@ export function fromStorageError(error: StorageError): ApiError {
       return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
     case StorageErrorCode.TurnInProgress:
       return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
+    case StorageErrorCode.IdempotencyKeyReused:
+      return new ApiError(ApiErrorCode.IdempotencyKeyReused, `Idempotency-Key: ${error.message}`, {
+        cause: error,
+      });
     case StorageErrorCode.InvalidCursor:
       return new ApiError(
         ApiErrorCode.ValidationFailed,

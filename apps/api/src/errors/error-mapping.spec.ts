@@ -23,6 +23,7 @@ describe('error mapping', () => {
       UNSUPPORTED_MEDIA_TYPE: 415,
       CONFLICT: 409,
       SESSION_CLOSED: 409,
+      IDEMPOTENCY_KEY_REUSED: 422,
       RATE_LIMITED: 429,
       NOT_READY: 503,
       INTERNAL: 500,
@@ -45,6 +46,7 @@ describe('error mapping', () => {
       STORAGE_MESSAGE_NOT_PENDING: 'CONFLICT',
       STORAGE_TURN_IN_PROGRESS: 'CONFLICT',
       STORAGE_INVALID_CURSOR: 'VALIDATION_FAILED',
+      STORAGE_IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
     });
     const authz = Object.values(AuthzErrorCode).map((code) => [
       code,

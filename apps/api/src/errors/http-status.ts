@@ -19,6 +19,8 @@ export function httpStatusOf(code: ApiErrorCode): number {
       return 409;
     case ApiErrorCode.PayloadTooLarge:
       return 413;
+    case ApiErrorCode.IdempotencyKeyReused:
+      return 422;
     case ApiErrorCode.UnsupportedMediaType:
       return 415;
     case ApiErrorCode.RateLimited:

@@ -15,6 +15,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'Not found (or not yours: the answer is the same)',
   409: 'Conflict',
   413: 'Body larger than the configured limit',
+  422: 'The Idempotency-Key was already used with a different request',
   429: 'Rate limit exceeded (see Retry-After)',
 };
 

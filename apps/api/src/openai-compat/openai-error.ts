@@ -182,6 +182,8 @@ function openAITypeAndCode(code: ApiErrorCode): { type: string; code: string | n
     case ApiErrorCode.Conflict:
     case ApiErrorCode.SessionClosed:
       return { type: 'invalid_request_error', code: 'conflict' };
+    case ApiErrorCode.IdempotencyKeyReused:
+      return { type: 'invalid_request_error', code: 'idempotency_key_reused' };
     case ApiErrorCode.RateLimited:
       return { type: 'rate_limit_error', code: 'rate_limit_exceeded' };
     case ApiErrorCode.UnknownModel:

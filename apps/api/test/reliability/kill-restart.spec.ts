@@ -1,67 +1,16 @@
 import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import BetterSqlite3 from 'better-sqlite3';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageJson, SessionJson } from '../../src/sessions/session-json';
 import { createRepositories, migrateToLatest, openDatabase } from '@agentdesk/storage';
 import { createLocalUser, issueUserKey } from '../support/fixtures';
 import { emulatorEnvironment } from '../support/provider-emulator';
+import { startApiProcess, stopApiProcess, waitFor, type ApiProcess } from './support/api-process';
 import { textOf } from './support/turn-checks';
-
-const workspace = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const main = join(workspace, 'apps/api/src/main.ts');
-
-interface ApiProcess {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly output: () => string;
-}
-
-/** Starts `node --import tsx apps/api/src/main.ts` and waits for its URL. */
-async function startApiProcess(environment: Record<string, string>): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    cwd: workspace,
-    env: { PATH: process.env['PATH'] ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...environment },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onExit = (code: number | null) =>
-      reject(new Error(`the API exited with ${code} before listening:\n${output}`));
-    child.once('exit', onExit);
-    child.stdout.on('data', () => {
-      const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (match?.[1]) {
-        child.off('exit', onExit);
-        resolve(match[1]);
-      }
-    });
-  });
-  return { child, url, output: () => output };
-}
-
-async function stopApiProcess(api: ApiProcess | undefined, signal: NodeJS.Signals): Promise<void> {
-  if (!api || api.child.exitCode !== null || api.child.signalCode !== null) return;
-  const exited = once(api.child, 'exit');
-  api.child.kill(signal);
-  await exited;
-}
-
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 400; attempt++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /**
  * `kill -9` of the real API process mid-turn (SQLite file): after a restart on the same file every

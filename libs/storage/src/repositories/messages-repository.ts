@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../database-schema';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, MessagesTable } from '../database-schema';
 import { newId } from '../ids';
 import { toJsonText, toNullableJsonText, type JsonObject } from '../json';
 import {
@@ -33,8 +33,16 @@ export interface NewMessage {
   readonly error?: MessageError | null;
   readonly model?: string | null;
   readonly compressionEvents?: readonly JsonObject[] | null;
-  /** A retried request with the same key returns the first message instead of appending again. */
+  /**
+   * A retried request with the same key returns the first message instead of appending again.
+   * Keys are unique per owner across sessions: reusing one for another session is refused.
+   */
   readonly idempotencyKey?: string | null;
+  /**
+   * A hash of the canonical request the key comes with. A later request with the same key and
+   * another fingerprint is refused (`IdempotencyKeyReused`) rather than replayed.
+   */
+  readonly idempotencyFingerprint?: string | null;
 }
 
 /** The appended message, and whether this call created it (false: an idempotent replay). */
@@ -86,13 +94,8 @@ export class MessagesRepository {
     } catch (error) {
       // Two concurrent requests with one idempotency key: the loser sees the winner's message.
       if (isUniqueViolation(error) && input.idempotencyKey != null) {
-        const existing = await this.findByIdempotencyKey(
-          this.context.db,
-          ownerUserId,
-          sessionId,
-          input.idempotencyKey,
-        );
-        if (existing !== undefined) return { message: existing, created: false };
+        const existing = await this.findByIdempotencyKey(this.context.db, ownerUserId, input.idempotencyKey);
+        if (existing !== undefined) return replayOf(existing, sessionId, input);
       }
       throw error;
     }
@@ -221,13 +224,16 @@ export class MessagesRepository {
     input: NewMessage,
   ): Promise<AppendedMessage> {
     if (input.idempotencyKey != null) {
-      const existing = await this.findByIdempotencyKey(
-        transaction,
-        ownerUserId,
-        sessionId,
-        input.idempotencyKey,
-      );
-      if (existing !== undefined) return { message: existing, created: false };
+      // Keyed appends of one owner take turns (a no-op write locks the owner's row on PostgreSQL;
+      // SQLite serializes writes anyway), so the same key sent to two sessions at once cannot
+      // slip past the lookup below on both.
+      await transaction
+        .updateTable('users')
+        .set((eb) => ({ display_name: eb.ref('display_name') }))
+        .where('id', '=', ownerUserId)
+        .execute();
+      const existing = await this.findByIdempotencyKey(transaction, ownerUserId, input.idempotencyKey);
+      if (existing !== undefined) return replayOf(existing, sessionId, input);
     }
     const now = this.context.clock();
     const usage = input.usage ?? null;
@@ -277,6 +283,7 @@ export class MessagesRepository {
         model: input.model ?? null,
         compression_events: toNullableJsonText(input.compressionEvents),
         idempotency_key: input.idempotencyKey ?? null,
+        idempotency_fingerprint: input.idempotencyKey == null ? null : (input.idempotencyFingerprint ?? null),
         started_at: now,
         finished_at: status === 'pending' ? null : now,
         created_at: now,
@@ -286,21 +293,20 @@ export class MessagesRepository {
     return { message: toMessage(row), created: true };
   }
 
-  private async findByIdempotencyKey(
+  /** The owner's message that first used this key, in any of their sessions. */
+  private findByIdempotencyKey(
     executor: Executor,
     ownerUserId: string,
-    sessionId: string,
     idempotencyKey: string,
-  ): Promise<Message | undefined> {
-    const row = await executor
+  ): Promise<Selectable<MessagesTable> | undefined> {
+    return executor
       .selectFrom('messages')
       .innerJoin('sessions', 'sessions.id', 'messages.session_id')
       .selectAll('messages')
-      .where('messages.session_id', '=', sessionId)
       .where('messages.idempotency_key', '=', idempotencyKey)
       .where('sessions.owner_user_id', '=', ownerUserId)
+      .orderBy('messages.seq')
       .executeTakeFirst();
-    return row === undefined ? undefined : toMessage(row);
   }
 
   private async getWithin(
@@ -330,6 +336,36 @@ export class MessagesRepository {
       .executeTakeFirst();
     if (session === undefined) throw notFound('session');
   }
+}
+
+/**
+ * The replay of a message found by its idempotency key — when the request is the same one. Another
+ * session, or another fingerprint, means the key is being reused for a different request. (Rows
+ * written before fingerprints existed have none; they replay as before within their session.)
+ */
+function replayOf(
+  existing: Selectable<MessagesTable>,
+  sessionId: string,
+  input: NewMessage,
+): AppendedMessage {
+  if (existing.session_id !== sessionId) {
+    throw new StorageError(
+      StorageErrorCode.IdempotencyKeyReused,
+      'message',
+      'This Idempotency-Key was already used for a request to another session; use a new key for a new request',
+    );
+  }
+  if (
+    existing.idempotency_fingerprint !== null &&
+    existing.idempotency_fingerprint !== (input.idempotencyFingerprint ?? null)
+  ) {
+    throw new StorageError(
+      StorageErrorCode.IdempotencyKeyReused,
+      'message',
+      'This Idempotency-Key was already used with a different request (body or streaming mode); use a new key for a new request',
+    );
+  }
+  return { message: toMessage(existing), created: false };
 }
 
 function usageColumns(usage: TokenUsage | null): {

@@ -1,41 +1,70 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../database-schema';
 import { notFound, StorageError, StorageErrorCode } from '../storage-error';
 import type { MessageError } from '../models/message';
 import type { RepositoryContext } from './repository-context';
 
-/** What a restart found and closed: turns a crash left pending. */
+/** What a recovery pass found and closed: turns whose lease expired (a crash, a stall) and their pending messages. */
 export interface RecoveredTurns {
+  /** Sessions whose expired lease was cleared. */
   readonly sessions: number;
+  /** Pending messages marked failed with `turn_interrupted`. */
   readonly messages: number;
+}
+
+/** What taking a lease found. */
+export interface AcquiredLease {
+  /**
+   * Pending messages a previous turn left behind (its lease expired: the server crashed or
+   * stalled), now marked failed with `turn_interrupted`.
+   */
+  readonly interruptedMessages: number;
 }
 
 export const interruptedTurnError: MessageError = {
   code: 'turn_interrupted',
-  message: 'The server stopped while this turn was running; send the message again to retry',
+  message:
+    'The turn stopped before it finished (its server stopped or lost the session lease); send the message again to retry',
 };
 
 /**
  * The per-session turn lease. Taking it is one conditional UPDATE, so two concurrent turns on a
- * session (even on two API replicas) cannot both win; the lease expires, so a crashed server
- * does not block the session forever.
+ * session (even on two API replicas) cannot both win. A lease is short and renewed by its holder
+ * while the turn runs; one that expired is taken over — by the next turn on the session or by any
+ * replica's sweep — and the dead turn's pending messages are failed in the same transaction, so no
+ * message stays `pending` after its turn is gone.
  */
 export class TurnsRepository {
   constructor(private readonly context: RepositoryContext) {}
 
   /**
    * Takes the lease for `turnId`. `NotFound` for a missing or foreign session, `SessionClosed` for a
-   * closed one, `TurnInProgress` while another unexpired turn holds it.
+   * closed one, `TurnInProgress` while another unexpired turn holds it. Pending messages found in
+   * the session belong to a turn that no longer holds the lease; they are marked interrupted.
    */
-  async acquire(ownerUserId: string, sessionId: string, turnId: string, leaseMs: number): Promise<void> {
+  async acquire(
+    ownerUserId: string,
+    sessionId: string,
+    turnId: string,
+    leaseMs: number,
+  ): Promise<AcquiredLease> {
     const now = this.context.clock();
-    const result = await this.context.db
-      .updateTable('sessions')
-      .set({ active_turn_id: turnId, active_turn_expires_at: now + leaseMs })
-      .where('id', '=', sessionId)
-      .where('owner_user_id', '=', ownerUserId)
-      .where('status', '=', 'open')
-      .where((eb) => eb.or([eb('active_turn_id', 'is', null), eb('active_turn_expires_at', '<', now)]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return;
+    const interruptedMessages = await this.context.db.transaction().execute(async (transaction) => {
+      const taken = await transaction
+        .updateTable('sessions')
+        .set({ active_turn_id: turnId, active_turn_expires_at: now + leaseMs })
+        .where('id', '=', sessionId)
+        .where('owner_user_id', '=', ownerUserId)
+        .where('status', '=', 'open')
+        .where((eb) => eb.or([eb('active_turn_id', 'is', null), eb('active_turn_expires_at', '<', now)]))
+        .returning('id')
+        .executeTakeFirst();
+      if (taken === undefined) return undefined;
+      // The session row stays locked until commit, so no turn can append in between: every pending
+      // message here is a leftover of an earlier turn.
+      return failPendingMessages(transaction, [sessionId], now);
+    });
+    if (interruptedMessages !== undefined) return { interruptedMessages };
     const session = await this.context.db
       .selectFrom('sessions')
       .select(['status'])
@@ -52,14 +81,19 @@ export class TurnsRepository {
     );
   }
 
-  /** Extends the lease of a turn that is still working (before each model call). */
-  async renew(sessionId: string, turnId: string, leaseMs: number): Promise<void> {
-    await this.context.db
+  /**
+   * Extends the lease of a turn that is still working (its holder calls this on a timer). Returns
+   * false when `turnId` no longer holds the lease — it expired and was taken over — so the turn
+   * must stop; a non-holder's call changes nothing.
+   */
+  async renew(sessionId: string, turnId: string, leaseMs: number): Promise<boolean> {
+    const result = await this.context.db
       .updateTable('sessions')
       .set({ active_turn_expires_at: this.context.clock() + leaseMs })
       .where('id', '=', sessionId)
       .where('active_turn_id', '=', turnId)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   /** Gives the lease back; a no-op when it already expired and another turn took it. */
@@ -73,53 +107,44 @@ export class TurnsRepository {
   }
 
   /**
-   * Marks turns interrupted by a crash as failed and frees their sessions. With `all`, every pending
-   * turn is taken as interrupted (a single-process SQLite server that just started); otherwise only
-   * those whose lease expired (PostgreSQL shared by several replicas).
+   * Marks interrupted turns failed and frees their sessions. With `all`, every lease is taken as
+   * dead (a single-process SQLite server that just started); otherwise only expired ones — what
+   * every replica's periodic sweep does on a shared PostgreSQL. Pending messages of sessions that
+   * hold no lease cannot belong to a live turn either (e.g. a stalled turn that appended after its
+   * lease was taken over) and are failed too.
    */
   async recoverInterrupted(options: { all: boolean }): Promise<RecoveredTurns> {
     const now = this.context.clock();
     return this.context.db.transaction().execute(async (transaction) => {
-      let sessions = transaction.selectFrom('sessions').select('id').where('active_turn_id', 'is not', null);
-      if (!options.all) sessions = sessions.where('active_turn_expires_at', '<', now);
-      const sessionIds = (await sessions.execute()).map((row) => row.id);
-      // Pending messages of sessions without a lease cannot belong to a live turn either.
-      let pending = transaction
-        .selectFrom('messages')
-        .select(['id', 'session_id'])
-        .where('status', '=', 'pending');
-      if (!options.all) {
-        pending = pending.where((eb) =>
-          eb.or([
-            eb('session_id', 'in', sessionIds.length ? sessionIds : ['']),
-            eb(
-              'session_id',
-              'in',
-              eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null),
-            ),
-          ]),
-        );
-      }
-      const pendingRows = await pending.execute();
-      if (pendingRows.length) {
-        await transaction
-          .updateTable('messages')
-          .set({ status: 'failed', error: JSON.stringify(interruptedTurnError), finished_at: now })
-          .where(
-            'id',
-            'in',
-            pendingRows.map((row) => row.id),
-          )
-          .execute();
-      }
-      if (sessionIds.length) {
-        await transaction
-          .updateTable('sessions')
-          .set({ active_turn_id: null, active_turn_expires_at: null, updated_at: now })
-          .where('id', 'in', sessionIds)
-          .execute();
-      }
-      return { sessions: sessionIds.length, messages: pendingRows.length };
+      // Conditional on the lease still being expired when the row is locked: a lease renewed or
+      // taken over since is left alone (PostgreSQL re-checks the WHERE after waiting for the lock).
+      let expired = transaction
+        .updateTable('sessions')
+        .set({ active_turn_id: null, active_turn_expires_at: null, updated_at: now })
+        .where('active_turn_id', 'is not', null);
+      if (!options.all) expired = expired.where('active_turn_expires_at', '<', now);
+      const sessions = await expired.returning('id').execute();
+      const messages = await failPendingMessages(transaction, 'sessions-without-lease', now);
+      return { sessions: sessions.length, messages };
     });
   }
+}
+
+/** Fails the pending messages of the given sessions (or of every session without a lease); returns how many. */
+async function failPendingMessages(
+  transaction: Transaction<Database>,
+  sessions: readonly string[] | 'sessions-without-lease',
+  now: number,
+): Promise<number> {
+  const result = await transaction
+    .updateTable('messages')
+    .set({ status: 'failed', error: JSON.stringify(interruptedTurnError), finished_at: now })
+    .where('status', '=', 'pending')
+    .where((eb) =>
+      sessions === 'sessions-without-lease'
+        ? eb('session_id', 'in', eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null))
+        : eb('session_id', 'in', sessions),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -235,17 +235,76 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       expect(new Set(racing.map((result) => result.message.id)).size).toBe(1);
       const transcript = await messages.listForOwner(ownerUserId, sessionId);
       expect(transcript.items.map((message) => message.seq)).toEqual([1, 2]);
-      // Keys are per session: another session may reuse one.
+      // Keys are per owner: reusing one for another session of the owner is refused.
       const other = await database.repositories.sessions.create({ ownerUserId });
-      expect(
-        (
-          await messages.append(ownerUserId, other.id, {
-            role: 'user',
-            contentParts: [],
-            idempotencyKey: 'request-1',
-          })
-        ).created,
-      ).toBe(true);
+      await expectStorageError(
+        messages.append(ownerUserId, other.id, {
+          role: 'user',
+          contentParts: [],
+          idempotencyKey: 'request-1',
+        }),
+        StorageErrorCode.IdempotencyKeyReused,
+        'message',
+      );
+      expect((await messages.listForOwner(ownerUserId, other.id)).items).toEqual([]);
+    });
+
+    it('an idempotency key replays only the request it came with: the same fingerprint, the same session', async () => {
+      const database = current();
+      const { ownerUserId, sessionId } = await aliceWithSession(database);
+      const { messages, sessions, users } = database.repositories;
+      const keyed = (fingerprint: string | undefined, target = sessionId) =>
+        messages.append(ownerUserId, target, {
+          role: 'user',
+          contentParts: [text('pay invoice 7')],
+          idempotencyKey: 'pay-7',
+          ...(fingerprint !== undefined && { idempotencyFingerprint: fingerprint }),
+        });
+      const first = await keyed('fingerprint-a');
+      expect(await keyed('fingerprint-a')).toEqual({ message: first.message, created: false });
+      for (const other of ['fingerprint-b', undefined]) {
+        const refused = await expectStorageError(keyed(other), StorageErrorCode.IdempotencyKeyReused);
+        expect(refused.message).toContain('different request');
+      }
+      const otherSession = await sessions.create({ ownerUserId });
+      const elsewhere = await expectStorageError(
+        keyed('fingerprint-a', otherSession.id),
+        StorageErrorCode.IdempotencyKeyReused,
+      );
+      expect(elsewhere.message).toContain('another session');
+      // Concurrent reuse on several sessions at once: the first request wins, every other is refused.
+      const targets = [sessionId, otherSession.id, (await sessions.create({ ownerUserId })).id];
+      const racing = await Promise.allSettled(
+        targets.flatMap((target) =>
+          [0, 1].map(() =>
+            messages.append(ownerUserId, target, {
+              role: 'user',
+              contentParts: [],
+              idempotencyKey: 'race',
+              idempotencyFingerprint: `for ${target}`,
+            }),
+          ),
+        ),
+      );
+      const stored = racing.flatMap((outcome) =>
+        outcome.status === 'fulfilled' ? [outcome.value.message] : [],
+      );
+      expect(new Set(stored.map((message) => message.id)).size).toBe(1);
+      expect(stored).toHaveLength(2);
+      for (const outcome of racing) {
+        if (outcome.status === 'rejected')
+          expect(outcome.reason).toMatchObject({ code: StorageErrorCode.IdempotencyKeyReused });
+      }
+      // Another owner's keys are their own.
+      const bob = await users.create({ externalId: 'bob' });
+      const bobSession = await sessions.create({ ownerUserId: bob.id });
+      const bobs = await messages.append(bob.id, bobSession.id, {
+        role: 'user',
+        contentParts: [],
+        idempotencyKey: 'pay-7',
+        idempotencyFingerprint: 'fingerprint-b',
+      });
+      expect(bobs.created).toBe(true);
     });
 
     it('rejects a bad message cursor', async () => {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { StorageErrorCode } from '../storage-error';
 import { interruptedTurnError } from '../repositories/turns-repository';
@@ -57,6 +58,172 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
       );
       database.clock.advance(200);
       await turns.acquire(owner.id, session.id, 'new', 1_000);
+    });
+
+    it('taking over an expired lease fails the previous turn’s pending messages, and says how many', async () => {
+      const { database, owner, session } = await sessionOf('frank');
+      const { turns, messages } = database.repositories;
+      expect(await turns.acquire(owner.id, session.id, 'crashed', 1_000)).toEqual({ interruptedMessages: 0 });
+      await messages.append(owner.id, session.id, {
+        role: 'user',
+        contentParts: [{ type: 'text', text: 'q' }],
+      });
+      const done = await messages.append(owner.id, session.id, {
+        role: 'assistant',
+        contentParts: [],
+        status: 'pending',
+      });
+      await messages.finish(owner.id, session.id, done.message.id, { status: 'complete' });
+      await messages.append(owner.id, session.id, { role: 'assistant', contentParts: [], status: 'pending' });
+      database.clock.advance(1_001);
+      expect(await turns.acquire(owner.id, session.id, 'next', 1_000)).toEqual({ interruptedMessages: 1 });
+      const transcript = (await messages.listForOwner(owner.id, session.id)).items;
+      expect(transcript.map((message) => message.status)).toEqual(['complete', 'complete', 'failed']);
+      expect(transcript[2]?.error).toEqual(interruptedTurnError);
+      expect(transcript[2]?.finishedAt).toEqual(new Date(database.clock.now()));
+      // The dead turn learns it lost the lease, and its release does not free the new holder's.
+      expect(await turns.renew(session.id, 'crashed', 1_000)).toBe(false);
+      await turns.release(session.id, 'crashed');
+      await expectStorageError(
+        turns.acquire(owner.id, session.id, 'third', 1_000),
+        StorageErrorCode.TurnInProgress,
+      );
+    });
+
+    it('a lease that has not expired is not taken over and its pending message is left alone', async () => {
+      const { database, owner, session } = await sessionOf('grace');
+      const { turns, messages } = database.repositories;
+      await turns.acquire(owner.id, session.id, 'live', 1_000);
+      await messages.append(owner.id, session.id, { role: 'assistant', contentParts: [], status: 'pending' });
+      database.clock.advance(1_000); // expires_at == now: still held
+      await expectStorageError(
+        turns.acquire(owner.id, session.id, 'intruder', 1_000),
+        StorageErrorCode.TurnInProgress,
+      );
+      expect(await turns.recoverInterrupted({ all: false })).toEqual({ sessions: 0, messages: 0 });
+      expect((await messages.listForOwner(owner.id, session.id)).items[0]?.status).toBe('pending');
+    });
+
+    it('renewal by a non-holder has no effect', async () => {
+      const { database, owner, session } = await sessionOf('heidi');
+      const { turns } = database.repositories;
+      await turns.acquire(owner.id, session.id, 'holder', 1_000);
+      database.clock.advance(900);
+      expect(await turns.renew(session.id, 'stranger', 60_000)).toBe(false);
+      database.clock.advance(101);
+      // Had the stranger's renewal counted, the lease would run for another minute.
+      expect(await turns.acquire(owner.id, session.id, 'next', 1_000)).toEqual({ interruptedMessages: 0 });
+      expect(await turns.renew(session.id, 'holder', 1_000)).toBe(false);
+      expect(await turns.renew(session.id, 'next', 1_000)).toBe(true);
+    });
+
+    it('a sweep fails expired turns only; a sweep racing another counts each message once', async () => {
+      const { database, owner, session } = await sessionOf('ivan');
+      const { turns, messages, sessions } = database.repositories;
+      const live = await sessions.create({ ownerUserId: owner.id, label: 'live' });
+      const expired = [session, await sessions.create({ ownerUserId: owner.id, label: 'expired too' })];
+      for (const target of expired) {
+        await turns.acquire(owner.id, target.id, 'dead', 1_000);
+        await messages.append(owner.id, target.id, {
+          role: 'assistant',
+          contentParts: [],
+          status: 'pending',
+        });
+      }
+      database.clock.advance(800);
+      await turns.acquire(owner.id, live.id, 'alive', 1_000);
+      await messages.append(owner.id, live.id, { role: 'assistant', contentParts: [], status: 'pending' });
+      database.clock.advance(500);
+      const sweeps = await Promise.all([
+        turns.recoverInterrupted({ all: false }),
+        turns.recoverInterrupted({ all: false }),
+      ]);
+      expect(sweeps.reduce((total, sweep) => total + sweep.sessions, 0)).toBe(2);
+      expect(sweeps.reduce((total, sweep) => total + sweep.messages, 0)).toBe(2);
+      for (const target of expired) {
+        const [message] = (await messages.listForOwner(owner.id, target.id)).items;
+        expect(message).toMatchObject({ status: 'failed', error: interruptedTurnError });
+        await turns.acquire(owner.id, target.id, 'after-sweep', 1_000);
+      }
+      expect((await messages.listForOwner(owner.id, live.id)).items[0]?.status).toBe('pending');
+      expect(await turns.renew(live.id, 'alive', 1_000)).toBe(true);
+    });
+
+    it('property: acquire, renew, release, sweep and time agree with a one-holder lease model', async () => {
+      const { database, owner } = await sessionOf('judy');
+      const { turns, messages, sessions } = database.repositories;
+      const leaseMs = 1_000;
+      const holders = ['turn-a', 'turn-b', 'turn-c'] as const;
+      const step = fc.oneof(
+        fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 1_500 }) }),
+        fc.record({ kind: fc.constant('acquire' as const), turn: fc.constantFrom(...holders) }),
+        fc.record({ kind: fc.constant('renew' as const), turn: fc.constantFrom(...holders) }),
+        fc.record({ kind: fc.constant('release' as const), turn: fc.constantFrom(...holders) }),
+        fc.record({ kind: fc.constant('append-pending' as const) }),
+        fc.record({ kind: fc.constant('sweep' as const) }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 25 }), async (steps) => {
+          const session = await sessions.create({ ownerUserId: owner.id, label: 'model' });
+          const model = { holder: null as string | null, expiresAt: 0, pending: 0 };
+          const expired = () => model.holder !== null && model.expiresAt < database.clock.now();
+          for (const current of steps) {
+            switch (current.kind) {
+              case 'advance':
+                database.clock.advance(current.ms);
+                break;
+              case 'acquire': {
+                const acquired = turns.acquire(owner.id, session.id, current.turn, leaseMs);
+                if (model.holder === null || expired()) {
+                  expect(await acquired).toEqual({ interruptedMessages: model.pending });
+                  Object.assign(model, {
+                    holder: current.turn,
+                    expiresAt: database.clock.now() + leaseMs,
+                    pending: 0,
+                  });
+                } else await expectStorageError(acquired, StorageErrorCode.TurnInProgress);
+                break;
+              }
+              case 'renew': {
+                const held = model.holder === current.turn;
+                expect(await turns.renew(session.id, current.turn, leaseMs)).toBe(held);
+                if (held) model.expiresAt = database.clock.now() + leaseMs;
+                break;
+              }
+              case 'release':
+                await turns.release(session.id, current.turn);
+                if (model.holder === current.turn) model.holder = null;
+                break;
+              case 'append-pending':
+                await messages.append(owner.id, session.id, {
+                  role: 'assistant',
+                  contentParts: [],
+                  status: 'pending',
+                });
+                model.pending += 1;
+                break;
+              case 'sweep': {
+                const clearedSessions = expired() ? 1 : 0;
+                if (clearedSessions) model.holder = null;
+                const failedMessages = model.holder === null ? model.pending : 0;
+                if (model.holder === null) model.pending = 0;
+                expect(await turns.recoverInterrupted({ all: false })).toEqual({
+                  sessions: clearedSessions,
+                  messages: failedMessages,
+                });
+                break;
+              }
+            }
+          }
+          const pending = (await messages.listForOwner(owner.id, session.id)).items.filter(
+            (message) => message.status === 'pending',
+          );
+          expect(pending).toHaveLength(model.pending);
+          // Leave nothing behind for the next run's sweep counts.
+          await turns.recoverInterrupted({ all: true });
+        }),
+        { numRuns: 40 },
+      );
     });
 
     it('answers foreign and missing sessions alike, and closed ones as closed', async () => {

@@ -7,13 +7,24 @@ import {
   type ToolCall,
   type UserContentPart,
 } from '@agentdesk/providers';
-import { newId, type JsonObject, type Message, type Repositories, type TokenUsage } from '@agentdesk/storage';
+import {
+  newId,
+  StorageError,
+  StorageErrorCode,
+  type JsonObject,
+  type Message,
+  type MessageOutcome,
+  type Repositories,
+  type TokenUsage,
+} from '@agentdesk/storage';
+import pino, { type Logger } from 'pino';
 import type { ModelRouter, ResolvedModel } from '../model-routing/model-router';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { SessionToolResultStore } from './session-tool-result-store';
 import { storedMessagesToChat, toContentParts } from './stored-messages';
 import type { TurnError, TurnEventSink } from './turn-events';
 import { TurnFailure, toTurnError } from './turn-failure';
+import { leaseLostFailure, TurnLeaseHeartbeat } from './turn-lease-heartbeat';
 import type { TurnSettings } from './turn-settings';
 
 /** One user message to answer. */
@@ -23,6 +34,8 @@ export interface TurnInput {
   readonly content: string | readonly UserContentPart[];
   readonly responseFormat?: ResponseFormat;
   readonly idempotencyKey?: string;
+  /** Hash of the request the key came with: the same key with another fingerprint is refused (422). */
+  readonly idempotencyFingerprint?: string;
   /** Aborted when the client goes away: the provider call is cancelled and what was produced is kept. */
   readonly signal: AbortSignal;
   /** Stream the model's output as events (SSE clients); otherwise one call per step. */
@@ -47,6 +60,8 @@ export interface AgentTurnRunnerDependencies {
   readonly router: ModelRouter;
   readonly tools: ToolRegistry;
   readonly settings: TurnSettings;
+  /** Where lease takeovers and renewal problems are logged; silent when omitted. */
+  readonly logger?: Logger;
 }
 
 const toUsage = (usage: ChatCompletionResult['usage']): TokenUsage => ({
@@ -63,20 +78,46 @@ const toUsage = (usage: ChatCompletionResult['usage']): TokenUsage => ({
  * outage loses nothing: the turn is recorded as failed with its error and the session stays usable.
  */
 export class AgentTurnRunner {
-  constructor(private readonly dependencies: AgentTurnRunnerDependencies) {}
+  private readonly logger: Logger;
 
-  async run(input: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
+  constructor(private readonly dependencies: AgentTurnRunnerDependencies) {
+    this.logger = dependencies.logger ?? pino({ level: 'silent' });
+  }
+
+  async run(clientInput: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
     const { repositories, router, settings } = this.dependencies;
-    const session = await repositories.sessions.getForOwner(input.ownerUserId, input.sessionId);
+    const session = await repositories.sessions.getForOwner(clientInput.ownerUserId, clientInput.sessionId);
     // Routing problems are configuration errors: refuse before anything is stored.
     const resolved = router.resolve(session.model ?? router.defaultModel);
     const turnId = newId();
-    await repositories.turns.acquire(input.ownerUserId, input.sessionId, turnId, settings.leaseMs);
+    const lease = await repositories.turns.acquire(
+      clientInput.ownerUserId,
+      clientInput.sessionId,
+      turnId,
+      settings.leaseMs,
+    );
+    if (lease.interruptedMessages > 0) {
+      this.logger.warn(
+        { sessionId: clientInput.sessionId, failedMessages: lease.interruptedMessages },
+        'took over an expired turn lease: the interrupted turn’s pending messages were marked failed',
+      );
+    }
+    const heartbeat = new TurnLeaseHeartbeat(
+      repositories.turns,
+      { sessionId: clientInput.sessionId, turnId, leaseMs: settings.leaseMs },
+      this.logger,
+    );
+    // The turn stops when the client goes away or when the lease is lost, whichever comes first.
+    const input: TurnInput = {
+      ...clientInput,
+      signal: AbortSignal.any([clientInput.signal, heartbeat.signal]),
+    };
     try {
       const appended = await repositories.messages.append(input.ownerUserId, input.sessionId, {
         role: 'user',
         contentParts: toContentParts(input.content),
         idempotencyKey: input.idempotencyKey ?? null,
+        idempotencyFingerprint: input.idempotencyFingerprint ?? null,
       });
       if (!appended.created) return await this.replay(input, appended.message);
       emit({
@@ -91,6 +132,7 @@ export class AgentTurnRunner {
         ? [{ role: 'system', content: session.systemPrompt }]
         : [];
       return await this.loop(input, emit, {
+        heartbeat,
         turnId,
         resolved,
         prefix: [
@@ -101,6 +143,7 @@ export class AgentTurnRunner {
         userMessage: appended.message,
       });
     } finally {
+      await heartbeat.stop();
       await repositories.turns.release(input.sessionId, turnId);
     }
   }
@@ -108,7 +151,13 @@ export class AgentTurnRunner {
   private async loop(
     input: TurnInput,
     emit: TurnEventSink,
-    turn: { turnId: string; resolved: ResolvedModel; prefix: ChatMessage[]; userMessage: Message },
+    turn: {
+      heartbeat: TurnLeaseHeartbeat;
+      turnId: string;
+      resolved: ResolvedModel;
+      prefix: ChatMessage[];
+      userMessage: Message;
+    },
   ): Promise<TurnResult> {
     const { repositories, settings } = this.dependencies;
     const { turnId, resolved } = turn;
@@ -128,7 +177,12 @@ export class AgentTurnRunner {
     const messageIds = () => written.map((message) => message.id);
 
     for (let call = 1; call <= settings.maxModelCalls; call++) {
-      if (call > 1) await repositories.turns.renew(input.sessionId, turnId, settings.leaseMs);
+      // Another process owns the session now: write nothing more into it.
+      if (turn.heartbeat.lost) {
+        const turnError = leaseLostFailure().turnError;
+        emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
+        return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
+      }
       const pending = await repositories.messages.append(input.ownerUserId, input.sessionId, {
         role: 'assistant',
         contentParts: [],
@@ -153,28 +207,33 @@ export class AgentTurnRunner {
         });
       } catch (error) {
         const turnError = toTurnError(error, input.signal);
-        written.push(
-          await repositories.messages.finish(input.ownerUserId, input.sessionId, pending.message.id, {
-            status: 'failed',
-            error: turnError,
-            contentParts: produced.text ? toContentParts(produced.text) : [],
-            compressionEvents: compressionEvents as unknown as JsonObject[],
-          }),
-        );
+        const failed = await this.finish(input, pending.message.id, {
+          status: 'failed',
+          error: turnError,
+          contentParts: produced.text ? toContentParts(produced.text) : [],
+          compressionEvents: compressionEvents as unknown as JsonObject[],
+        });
+        written.push(failed);
+        const recordedError = (failed.error as TurnError | null) ?? turnError;
+        emit({ type: 'error', turnId, error: recordedError, messageIds: messageIds() });
+        return { turnId, status: 'failed', replayed: false, messages: written, error: recordedError };
+      }
+
+      const answered = await this.finish(input, pending.message.id, {
+        status: 'complete',
+        contentParts: result.text ? toContentParts(result.text) : [],
+        toolCalls: result.toolCalls.length ? (result.toolCalls as unknown as JsonObject[]) : null,
+        usage: toUsage(result.usage),
+        model: result.model || resolved.model,
+        compressionEvents: compressionEvents.length ? (compressionEvents as unknown as JsonObject[]) : null,
+      });
+      written.push(answered);
+      if (answered.status !== 'complete') {
+        // The answer came after the lease was taken over and the message marked interrupted.
+        const turnError = (answered.error as TurnError | null) ?? leaseLostFailure().turnError;
         emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
         return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
       }
-
-      written.push(
-        await repositories.messages.finish(input.ownerUserId, input.sessionId, pending.message.id, {
-          status: 'complete',
-          contentParts: result.text ? toContentParts(result.text) : [],
-          toolCalls: result.toolCalls.length ? (result.toolCalls as unknown as JsonObject[]) : null,
-          usage: toUsage(result.usage),
-          model: result.model || resolved.model,
-          compressionEvents: compressionEvents.length ? (compressionEvents as unknown as JsonObject[]) : null,
-        }),
-      );
       emit({ type: 'usage', messageId: pending.message.id, usage: result.usage });
       if (!result.toolCalls.length) {
         emit({ type: 'turn-end', turnId, status: 'complete', messageIds: messageIds() });
@@ -219,6 +278,21 @@ export class AgentTurnRunner {
     };
     emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
     return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
+  }
+
+  /**
+   * Records how the pending answer ended. When the turn's lease expired and another process
+   * already marked the message interrupted, that stored outcome stands and is returned.
+   */
+  private async finish(input: TurnInput, messageId: string, outcome: MessageOutcome): Promise<Message> {
+    const { messages } = this.dependencies.repositories;
+    try {
+      return await messages.finish(input.ownerUserId, input.sessionId, messageId, outcome);
+    } catch (error) {
+      if (error instanceof StorageError && error.code === StorageErrorCode.MessageNotPending)
+        return messages.getForOwner(input.ownerUserId, input.sessionId, messageId);
+      throw error;
+    }
   }
 
   private async callModel(

@@ -16,8 +16,11 @@ export class TurnFailure extends Error {
 /** Describes a failure for the transcript and the client, without internals of our own code. */
 export function toTurnError(error: unknown, signal: AbortSignal): TurnError {
   if (error instanceof TurnFailure) return error.turnError;
-  if (signal.aborted)
+  if (signal.aborted) {
+    // Aborted on purpose with a reason to record (the turn lost its lease), or by the client.
+    if (signal.reason instanceof TurnFailure) return signal.reason.turnError;
     return { code: 'client_disconnected', message: 'The client disconnected; the turn was stopped' };
+  }
   if (error instanceof ProviderError) {
     return {
       code: error.code ?? 'provider_error',

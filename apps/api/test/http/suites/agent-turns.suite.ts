@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TurnLeaseSweeper } from '../../../src/agent/turn/turn-lease-sweeper';
 import { createApp } from '../../../src/create-app';
 import { loadConfig } from '../../../src/config/app-config';
 import type { Session, User } from '@agentdesk/storage';
@@ -142,6 +143,123 @@ export function describeAgentTurns(engine: Engine): void {
       expect(test.emulator.requests).toHaveLength(1);
     });
 
+    describe('an Idempotency-Key reused with a different request', () => {
+      const original = { content: 'Charge card 4242', responseFormat: { type: 'json_object' } };
+      let key: string;
+      beforeEach(() => {
+        // Keys are per owner across sessions: each case gets its own.
+        key = `charge-${Math.random().toString(36).slice(2)}`;
+      });
+      const transcriptOf = async (sessionId: string) =>
+        (
+          await test.request({ method: 'GET', url: `/v1/sessions/${sessionId}/messages`, key: aliceKey.key })
+        ).json().items as { id: string }[];
+
+      it.each<[string, () => Promise<{ statusCode: number; body: string }>, string]>([
+        [
+          'another content',
+          () => send({ ...original, content: 'Charge card 9999' }, { 'idempotency-key': key }),
+          'different request',
+        ],
+        [
+          'a field left out',
+          () => send({ content: original.content }, { 'idempotency-key': key }),
+          'different request',
+        ],
+        [
+          'the content as parts',
+          () =>
+            send(
+              { ...original, content: [{ type: 'text', text: original.content }] },
+              { 'idempotency-key': key },
+            ),
+          'different request',
+        ],
+        [
+          'another response format',
+          () => send({ ...original, responseFormat: { type: 'text' } }, { 'idempotency-key': key }),
+          'different request',
+        ],
+        [
+          'streaming instead of JSON',
+          () => send(original, { 'idempotency-key': key, accept: 'text/event-stream' }),
+          'different request',
+        ],
+        [
+          'another session of the same user',
+          async () =>
+            send(
+              original,
+              { 'idempotency-key': key },
+              (await createSession(test.api.repositories, alice, 'other')).id,
+            ),
+          'another session',
+        ],
+      ])(
+        '%s answers 422, runs nothing, and the key still replays its own request',
+        async (_name, reuse, reason) => {
+          test.emulator.script({ kind: 'json', value: { charged: true } });
+          const first = await send(original, { 'idempotency-key': key });
+          expect(first.statusCode).toBe(200);
+          const before = await transcriptOf(session.id);
+
+          const refused = await reuse();
+          expect(refused.statusCode).toBe(422);
+          const error = JSON.parse(refused.body).error;
+          expect(error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+          expect(error.message).toContain('Idempotency-Key');
+          expect(error.message).toContain(reason);
+          expect(test.emulator.requests).toHaveLength(1);
+          expect(await transcriptOf(session.id)).toEqual(before);
+
+          const replayed = await send(original, { 'idempotency-key': key });
+          expect(replayed.statusCode).toBe(200);
+          expect(replayed.json()).toMatchObject({ replayed: true, status: 'complete' });
+          expect(replayed.json().messages.map((message: { id: string }) => message.id)).toEqual(
+            first.json().messages.map((message: { id: string }) => message.id),
+          );
+        },
+      );
+
+      it('the same request with its keys in another order is the same request: it replays', async () => {
+        const schema = { type: 'object', properties: { label: { type: 'string' } }, required: ['label'] };
+        const ordered = { content: 'Classify', responseFormat: { type: 'json_schema', schema } };
+        test.emulator.script({ kind: 'json', value: { label: 'ham' } });
+        const first = await send(ordered, { 'idempotency-key': key });
+        expect(first.statusCode).toBe(200);
+        const reordered = {
+          responseFormat: {
+            schema: { required: ['label'], properties: { label: { type: 'string' } }, type: 'object' },
+            type: 'json_schema',
+          },
+          content: 'Classify',
+        };
+        const again = await send(reordered, { 'idempotency-key': key });
+        expect(again.statusCode).toBe(200);
+        expect(again.json()).toMatchObject({ replayed: true });
+        expect(again.json().messages.map((message: { id: string }) => message.id)).toEqual(
+          first.json().messages.map((message: { id: string }) => message.id),
+        );
+        expect(test.emulator.requests).toHaveLength(1);
+      });
+
+      it('a streamed request retried as a stream replays (as one JSON answer)', async () => {
+        test.emulator.script({ kind: 'text', text: 'streamed once' });
+        const first = await send(
+          { content: 'Stream me' },
+          { 'idempotency-key': key, accept: 'text/event-stream' },
+        );
+        expect(first.statusCode).toBe(200);
+        const again = await send(
+          { content: 'Stream me' },
+          { 'idempotency-key': key, accept: 'text/event-stream' },
+        );
+        expect(again.statusCode).toBe(200);
+        expect(again.json()).toMatchObject({ replayed: true, text: 'streamed once' });
+        expect(test.emulator.requests).toHaveLength(1);
+      });
+    });
+
     it('a second concurrent turn on the session gets 409', async () => {
       test.emulator.script({ kind: 'text', text: 'slow answer', delayMs: 400 });
       const first = send({ content: 'one' });
@@ -250,6 +368,62 @@ export function describeAgentTurns(engine: Engine): void {
       }
       expect(messages.map((message) => message.status)).toEqual(['complete', 'failed']);
       expect(messages[1]?.error?.code).toBe('client_disconnected');
+    });
+  });
+
+  describe(`expired turn leases without a restart (${engine})`, () => {
+    it('the periodic sweep fails a turn whose lease expired, logs how many, and frees the session', async () => {
+      const test = await startTestApi(engine);
+      try {
+        const { repositories } = test.api;
+        const carol = await createLocalUser(repositories, 'carol');
+        const carolKey = await issueUserKey(repositories, carol);
+        const [stalled, live] = [
+          await createSession(repositories, carol, 'replica died'),
+          await createSession(repositories, carol, 'still running'),
+        ];
+        // Another replica's turns: one whose process died (its lease runs out), one still renewing.
+        for (const target of [stalled, live]) {
+          await repositories.turns.acquire(carol.id, target.id, `turn-${target.id}`, 1_000);
+          await repositories.messages.append(carol.id, target.id, {
+            role: 'assistant',
+            contentParts: [],
+            status: 'pending',
+          });
+        }
+        test.database.clock.advance(900);
+        await repositories.turns.renew(live.id, `turn-${live.id}`, 1_000);
+        test.database.clock.advance(200);
+
+        await test.api.app.get(TurnLeaseSweeper).sweep();
+        expect(test.logs.text()).toContain(
+          'turn lease sweep: marked turns whose lease expired as interrupted',
+        );
+        expect(test.logs.text()).toMatch(/"interruptedTurns":1,"failedMessages":1/);
+        const [interrupted] = (await repositories.messages.listForOwner(carol.id, stalled.id)).items;
+        expect(interrupted).toMatchObject({ status: 'failed', error: { code: 'turn_interrupted' } });
+        expect((await repositories.messages.listForOwner(carol.id, live.id)).items[0]?.status).toBe(
+          'pending',
+        );
+
+        test.emulator.script({ kind: 'text', text: 'fresh start' });
+        const next = await test.request({
+          method: 'POST',
+          url: `/v1/sessions/${stalled.id}/messages`,
+          key: carolKey.key,
+          body: { content: 'hello again' },
+        });
+        expect(next.statusCode).toBe(200);
+        const busy = await test.request({
+          method: 'POST',
+          url: `/v1/sessions/${live.id}/messages`,
+          key: carolKey.key,
+          body: { content: 'not yet' },
+        });
+        expect(busy.statusCode).toBe(409);
+      } finally {
+        await test.close();
+      }
     });
   });
 

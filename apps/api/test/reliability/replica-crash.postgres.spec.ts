@@ -1,0 +1,206 @@
+import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
+import { createRepositories } from '@agentdesk/storage';
+import { once } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { leaseSweepIntervalMs } from '../../src/agent/turn/turn-settings';
+import type { MessageJson, SessionJson } from '../../src/sessions/session-json';
+import { createLocalUser, issueUserKey } from '../support/fixtures';
+import { createOwnPostgresDatabase, type OwnPostgresDatabase } from '../support/postgres-database-per-test';
+import { emulatorEnvironment } from '../support/provider-emulator';
+import { startApiProcess, stopApiProcess, waitFor, type ApiProcess } from './support/api-process';
+import { textOf } from './support/turn-checks';
+
+/** Short on purpose: the whole crash-to-recovery cycle fits in a few seconds. */
+const leaseMs = 1_500;
+const turnCount = 20;
+const models = ['gpt-test', 'claude-test', 'gemini-test'] as const;
+
+/** The sweep log lines of one process: `{ interruptedTurns, failedMessages }` each. */
+function sweepsLogged(output: string): { interruptedTurns: number; failedMessages: number }[] {
+  return output
+    .split('\n')
+    .filter((line) => line.includes('turn lease sweep: marked turns whose lease expired as interrupted'))
+    .map((line) => JSON.parse(line) as { interruptedTurns: number; failedMessages: number });
+}
+
+/**
+ * Three real API processes on one PostgreSQL. One of them is `kill -9`ed with 20 streamed turns in
+ * flight; it is never restarted. The survivors' sweepers must mark those turns `turn_interrupted`
+ * once their leases expire (and not before: the dead process renewed them while it lived), leave
+ * no message `pending`, and the next turn on every session must succeed.
+ */
+describe('kill -9 of one of three API replicas on one PostgreSQL, without a restart', () => {
+  let postgres: OwnPostgresDatabase;
+  let emulator: ProviderEmulator;
+  let replicas: ApiProcess[] = [];
+
+  beforeEach(async () => {
+    postgres = await createOwnPostgresDatabase();
+    emulator = await startProviderEmulator();
+  });
+  afterEach(async () => {
+    await Promise.all(replicas.map((replica) => stopApiProcess(replica, 'SIGKILL')));
+    replicas = [];
+    await emulator.close();
+    await postgres.drop();
+  });
+
+  it('the surviving replicas fail the dead replica’s turns after the lease and free every session', async () => {
+    const repositories = createRepositories(postgres.database);
+    const user = await createLocalUser(repositories, 'replicated');
+    const { key } = await issueUserKey(repositories, user);
+    const environment = {
+      ...emulatorEnvironment(emulator),
+      DATABASE_URL: postgres.url,
+      AGENTDESK_TURN_LEASE_MS: String(leaseMs),
+    };
+    replicas = await Promise.all([0, 1, 2].map(() => startApiProcess(environment)));
+    const [doomed, survivorB, survivorC] = replicas as [ApiProcess, ApiProcess, ApiProcess];
+    const call = (base: string, method: string, path: string, body?: unknown, headers = {}) =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    const sessionIds: string[] = [];
+    for (let index = 0; index < turnCount; index++) {
+      const created = await call(doomed.url, 'POST', '/v1/sessions', {
+        label: `crash ${index}`,
+        model: models[index % models.length],
+      });
+      expect(created.status).toBe(201);
+      sessionIds.push(((await created.json()) as SessionJson).id);
+    }
+
+    // Every answer streams a little, then stalls: the turns are mid-stream when the process dies.
+    emulator.script({
+      kind: 'text',
+      text: 'an answer the crash cuts short',
+      chunkSize: 4,
+      streamFault: { kind: 'stall', afterChunks: 4 },
+      times: turnCount,
+    });
+    const inFlight = sessionIds.map((id, index) =>
+      call(
+        doomed.url,
+        'POST',
+        `/v1/sessions/${id}/messages`,
+        { content: `question ${index}` },
+        {
+          accept: 'text/event-stream',
+        },
+      ).then(
+        (response) =>
+          response.text().then(
+            () => 'answered' as const,
+            () => 'connection lost' as const,
+          ),
+        () => 'connection lost' as const,
+      ),
+    );
+    const pendingAnswers = () =>
+      postgres.database.db
+        .selectFrom('messages')
+        .select(['session_id', 'status'])
+        .where('role', '=', 'assistant')
+        .where('status', '=', 'pending')
+        .execute();
+    await waitFor(
+      async () => ((await pendingAnswers()).length === turnCount ? true : undefined),
+      `${turnCount} pending answers`,
+    );
+    await waitFor(
+      () => (emulator.requests.length === turnCount ? true : undefined),
+      `${turnCount} model calls`,
+    );
+
+    // While the process lives, its heartbeat keeps the leases ahead of the clock: over three
+    // lease times the other replicas' sweepers interrupt nothing.
+    const firstExpiries = await leaseExpiries();
+    await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs));
+    expect(await pendingAnswers()).toHaveLength(turnCount);
+    const renewedExpiries = await leaseExpiries();
+    for (const id of sessionIds) expect(renewedExpiries.get(id)!).toBeGreaterThan(firstExpiries.get(id)!);
+    expect([...sweepsLogged(survivorB.output()), ...sweepsLogged(survivorC.output())]).toEqual([]);
+
+    const killed = once(doomed.child, 'exit');
+    doomed.child.kill('SIGKILL');
+    const [, signal] = (await killed) as [number | null, NodeJS.Signals | null];
+    expect(signal).toBe('SIGKILL');
+    const expiriesAtKill = await leaseExpiries();
+    expect(await Promise.all(inFlight)).toEqual(Array(turnCount).fill('connection lost'));
+
+    // The survivors sweep: bounded well below the old 10-minute lease (a lease plus a sweep interval
+    // is what it takes; the bound here only absorbs a slow machine).
+    await waitFor(
+      async () => ((await pendingAnswers()).length === 0 ? true : undefined),
+      'the sweepers to fail every pending answer',
+      Math.ceil((leaseMs + leaseSweepIntervalMs(leaseMs) + 10_000) / 25),
+    );
+    expect([...(await leaseExpiries()).values()].every((expiry) => expiry === null)).toBe(true);
+    const sweeps = [...sweepsLogged(survivorB.output()), ...sweepsLogged(survivorC.output())];
+    // Concurrent sweeps on two replicas count each interrupted turn exactly once.
+    expect(sweeps.reduce((total, sweep) => total + sweep.interruptedTurns, 0)).toBe(turnCount);
+    expect(sweeps.reduce((total, sweep) => total + sweep.failedMessages, 0)).toBe(turnCount);
+    const interrupted = await postgres.database.db
+      .selectFrom('messages')
+      .select(['session_id', 'finished_at', 'error'])
+      .where('role', '=', 'assistant')
+      .execute();
+    expect(interrupted).toHaveLength(turnCount);
+    for (const message of interrupted) {
+      expect(JSON.parse(String(message.error))).toMatchObject({ code: 'turn_interrupted' });
+      // Never before the lease the dead process last renewed had expired.
+      expect(Number(message.finished_at)).toBeGreaterThan(expiriesAtKill.get(message.session_id)!);
+    }
+
+    // Every session takes its next turn right away, on either survivor, streamed or not.
+    emulator.reset();
+    emulator.script({ kind: 'text', text: 'back on another replica', times: turnCount });
+    for (const [index, id] of sessionIds.entries()) {
+      const replica = index % 2 === 0 ? survivorB : survivorC;
+      const streamed = index % 4 < 2;
+      const next = await call(
+        replica.url,
+        'POST',
+        `/v1/sessions/${id}/messages`,
+        { content: 'still there?' },
+        {
+          ...(streamed && { accept: 'text/event-stream' }),
+        },
+      );
+      expect(next.status).toBe(200);
+      const body = await next.text();
+      if (streamed) expect(body).toContain('event: turn-end');
+      else expect(JSON.parse(body)).toMatchObject({ status: 'complete', text: 'back on another replica' });
+      const transcript = (await (await call(replica.url, 'GET', `/v1/sessions/${id}/messages`)).json()) as {
+        items: MessageJson[];
+      };
+      expect(transcript.items.map((message) => [message.role, message.status, message.error?.code])).toEqual([
+        ['user', 'complete', undefined],
+        ['assistant', 'failed', 'turn_interrupted'],
+        ['user', 'complete', undefined],
+        ['assistant', 'complete', undefined],
+      ]);
+      expect(textOf(transcript.items[3])).toBe('back on another replica');
+    }
+  });
+
+  async function leaseExpiries(): Promise<Map<string, number | null>> {
+    const rows = await postgres.database.db
+      .selectFrom('sessions')
+      .select(['id', 'active_turn_expires_at'])
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        row.active_turn_expires_at === null ? null : Number(row.active_turn_expires_at),
+      ]),
+    );
+  }
+});
