@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AuthModule } from '../auth/auth.module';
-import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
+import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
@@ -22,9 +23,14 @@ import { AgentTurnRunner } from './turn/agent-turn-runner';
     { provide: ToolRegistry, useFactory: () => new ToolRegistry(builtInTools()) },
     {
       provide: AgentTurnRunner,
-      useFactory: (repositories: Repositories, router: ModelRouter, tools: ToolRegistry, config: AppConfig) =>
-        new AgentTurnRunner({ repositories, router, tools, settings: config.turns }),
-      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG],
+      useFactory: (
+        repositories: Repositories,
+        router: ModelRouter,
+        tools: ToolRegistry,
+        config: AppConfig,
+        logger: Logger,
+      ) => new AgentTurnRunner({ repositories, router, tools, settings: config.turns, logger }),
+      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG, LOGGER],
     },
     AgentTurnService,
   ],

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { createModelSummarizer, ScratchpadCompressor, type CompressionEvent } from '@agentdesk/compressor';
 import {
   executeChatCompletion,
@@ -47,6 +48,8 @@ export interface AgentTurnRunnerDependencies {
   readonly router: ModelRouter;
   readonly tools: ToolRegistry;
   readonly settings: TurnSettings;
+  /** Where an exception of our own is logged (the transcript and the client get a generic message). */
+  readonly logger?: Logger;
 }
 
 const toUsage = (usage: ChatCompletionResult['usage']): TokenUsage => ({
@@ -153,6 +156,11 @@ export class AgentTurnRunner {
         });
       } catch (error) {
         const turnError = toTurnError(error, input.signal);
+        if (turnError.code === 'internal_error')
+          this.dependencies.logger?.error(
+            { err: error, turnId },
+            'agent turn failed with an exception of our own',
+          );
         written.push(
           await repositories.messages.finish(input.ownerUserId, input.sessionId, pending.message.id, {
             status: 'failed',
