@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
-import { createLocalUser, createSession, issueUserKey } from '../../support/fixtures';
+import { createLocalUser, createSession, issuePortalKey, issueUserKey } from '../../support/fixtures';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
 
 /*
@@ -331,6 +331,39 @@ export function describeStoredText(engine: Engine): void {
         headers: { authorization: `Bearer ${keys.admin}`, 'x-audit-reason': 'a\u0000b' },
       });
       expectRefused(viaHeader, 'header.x-audit-reason', nul);
+    });
+
+    // Node reads header bytes as Latin-1: UTF-8 "é" arrives as "Ã©". Stored headers take printable ASCII only.
+    it.each([
+      ['UTF-8 bytes read as Latin-1', Buffer.from('zoé', 'utf8').toString('latin1')],
+      ['a Latin-1 character', 'zo\u00e9'],
+      ['an unpaired surrogate', 'zo\ud800'],
+      ['a NUL', 'zo\u0000'],
+    ])('refuses %s in X-End-User-Id and X-Audit-Reason, naming the header', async (_name, value) => {
+      const portal = await issuePortalKey(test.api.repositories, 'shop', true);
+      const asEndUser = await test.api.app.inject({
+        method: 'POST',
+        url: '/v1/sessions',
+        headers: {
+          authorization: `Bearer ${portal.key}`,
+          'x-end-user-id': value,
+          'content-type': 'application/json',
+        },
+        payload: '{"label":"x"}',
+      });
+      expectRefused(asEndUser, 'header.x-end-user-id');
+      const users = await test.api.app.inject({
+        method: 'GET',
+        url: '/v1/admin/users?portalId=shop',
+        headers: { authorization: `Bearer ${keys.admin}` },
+      });
+      expect(users.json<{ items: unknown[] }>().items).toEqual([]);
+      const reason = await test.api.app.inject({
+        method: 'GET',
+        url: `/v1/admin/sessions/${session.id}`,
+        headers: { authorization: `Bearer ${keys.admin}`, 'x-audit-reason': value },
+      });
+      expectRefused(reason, 'header.x-audit-reason');
     });
 
     it('refuses NUL in a path parameter', async () => {
