@@ -89,7 +89,7 @@ describe('pagination helpers', () => {
     fc.assert(
       fc.property(fc.nat(), fc.string({ unit: 'binary', maxLength: 64 }), (createdAt, id) => {
         const cursor = encodeTimeCursor({ createdAt, id });
-        const storable = !/\u0000/.test(id) && isWellFormed(id);
+        const storable = !id.includes('\u0000') && isWellFormed(id);
         if (storable) expect(decodeTimeCursor(cursor)).toEqual({ createdAt, id });
         else expect(() => decodeTimeCursor(cursor)).toThrow(StorageError);
       }),
