@@ -14,6 +14,8 @@ import { ApiError, ApiErrorCode } from './errors/api-error';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { errorBody } from './errors/error-body';
 import { httpStatusOf } from './errors/http-status';
+import { registerStrictJsonParser } from './http/json-body-parser';
+import { refuseUndecodableQueryString } from './http/query-encoding';
 import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
 import { createLogger } from './logging/create-logger';
@@ -163,6 +165,8 @@ async function startNest(
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
+  fastify.addHook('onRequest', refuseUndecodableQueryString);
+  registerStrictJsonParser(fastify, config.http.bodyLimitBytes);
   registerHttpMetrics(fastify, metrics);
 
   const openApiDocument = new OpenApiDocumentHolder();
@@ -185,7 +189,8 @@ async function startNest(
     ),
     adapter,
     // abortOnError false: a failing start throws to the caller instead of exiting the process.
-    { logger: new NestPinoLogger(logger), abortOnError: false },
+    // bodyParser false: the strict JSON parser above is the only one (Nest's would decode leniently).
+    { logger: new NestPinoLogger(logger), abortOnError: false, bodyParser: false },
   );
   try {
     await app.register(fastifyRateLimit, { global: false });

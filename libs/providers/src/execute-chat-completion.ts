@@ -1,6 +1,7 @@
 import { complete } from './core/complete';
 import { resolveAdapter, type SupportedClient } from './core/resolve-adapter';
 import { stream } from './core/stream';
+import { assertCallSchemasWithinLimits } from './schema/schema-limits';
 import type { ChatCompletionOptions } from './types/options';
 import type { ChatCompletionResult, ChatStreamPart } from './types/result';
 
@@ -13,8 +14,9 @@ import type { ChatCompletionResult, ChatStreamPart } from './types/result';
  * caller's original schema.
  *
  * With `stream: true` it returns an async iterable of typed parts (warnings first, finish last);
- * otherwise a promise of the result. An unrecognized client throws a `TypeError` at once; provider
- * failures reject (or throw from the iterator) as `ProviderError`.
+ * otherwise a promise of the result. An unrecognized client throws a `TypeError` at once, a schema
+ * past `MAX_SCHEMA_DEPTH`/`MAX_SCHEMA_NODES` a `SchemaLoweringError`; provider failures reject (or
+ * throw from the iterator) as `ProviderError`. A bug in this process is never a `ProviderError`.
  */
 export function executeChatCompletion(
   client: SupportedClient,
@@ -33,6 +35,7 @@ export function executeChatCompletion(
   options: ChatCompletionOptions,
 ): Promise<ChatCompletionResult> | AsyncIterable<ChatStreamPart> {
   const adapter = resolveAdapter(client);
+  assertCallSchemasWithinLimits(options);
   const prepared = adapter.prepare(options);
   return options.stream ? stream(adapter, prepared, options) : complete(adapter, prepared, options);
 }

@@ -37,6 +37,7 @@ export type { OpenAIChatClient } from './openai/openai-adapter';
 export type { AnthropicMessagesClient } from './anthropic/anthropic-adapter';
 export type { GeminiModelClient } from './gemini/gemini-adapter';
 export { lowerJsonSchema } from './schema/lower-json-schema';
-export { SchemaLoweringError } from './schema/schema-lowering-error';
+export { SchemaLoweringError, type SchemaLoweringErrorCode } from './schema/schema-lowering-error';
+export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, schemaLimitProblem } from './schema/schema-limits';
 export { targetKeywords } from './schema/target-keywords';
 export { validateJson } from './schema/validate-json';

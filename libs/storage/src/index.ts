@@ -14,6 +14,7 @@ export { createRepositories, type Repositories } from './repositories';
 export { systemClock, type Clock } from './clock';
 export { newId, isId } from './ids';
 export type { JsonObject, JsonValue } from './json';
+export { findUnstorableText, unstorableTextProblem, type UnstorableText } from './storable-text';
 export {
   DEFAULT_PAGE_SIZE,
   MAX_MESSAGE_PAGE_SIZE,

@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import { findUnstorableText } from './storable-text';
 import { StorageError, StorageErrorCode } from './storage-error';
 
 /** Page size used when the caller asks for none. */
@@ -36,13 +38,25 @@ function encode(values: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 }
 
+const base64url = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Decodes strictly: Node's base64 decoder skips characters outside the alphabet and its UTF-8
+ * decoder turns bad bytes into U+FFFD, and a hand-made cursor may carry NUL or an unpaired
+ * surrogate (`["t",1,"\u0000"]`) that PostgreSQL refuses mid-query. Each is an invalid cursor.
+ */
 function decode(cursor: string): unknown {
-  if (cursor.length === 0 || cursor.length > 512) throw invalidCursor();
+  if (cursor.length === 0 || cursor.length > 512 || !base64url.test(cursor)) throw invalidCursor();
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (!isUtf8(bytes)) throw invalidCursor();
+  let value: unknown;
   try {
-    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    value = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw invalidCursor(error);
   }
+  if (findUnstorableText(value) !== undefined) throw invalidCursor();
+  return value;
 }
 
 function invalidCursor(cause?: unknown): StorageError {

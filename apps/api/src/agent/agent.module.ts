@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AuthModule } from '../auth/auth.module';
 import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';

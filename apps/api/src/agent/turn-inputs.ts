@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObjectSchema, multilineText, singleLineText } from '../http/inputs';
+import { jsonSchemaObject, multilineText, singleLineText } from '../http/inputs';
 
 const text = multilineText(1_000_000).min(1, { error: 'must not be empty' });
 
@@ -16,7 +16,7 @@ const contentPart = z.union([
   z.object({ type: z.literal('image'), url: z.url({ protocol: /^https?$/ }) }).strict(),
 ]);
 
-/** OpenAI's response_format shape, flat or wrapped; the schema is any bounded JSON object. */
+/** OpenAI's response_format shape, flat or wrapped; the schema is a JSON object within the schema limits. */
 export const responseFormatSchema = z.union([
   z.object({ type: z.literal('text') }).strict(),
   z.object({ type: z.literal('json_object') }).strict(),
@@ -29,7 +29,7 @@ export const responseFormatSchema = z.union([
             .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' })
             .optional(),
           description: multilineText(10_000).optional(),
-          schema: jsonObjectSchema.optional(),
+          schema: jsonSchemaObject.optional(),
           strict: z.boolean().nullable().optional(),
         })
         .strict(),
@@ -38,7 +38,7 @@ export const responseFormatSchema = z.union([
   z
     .object({
       type: z.literal('json_schema'),
-      schema: jsonObjectSchema,
+      schema: jsonSchemaObject,
       name: singleLineText(64)
         .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' })
         .optional(),

@@ -1,5 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { refineStoredHeader } from '../http/header-text';
 import { singleLineText } from '../http/inputs';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 
@@ -9,7 +10,11 @@ export const AUDIT_REASON_HEADER = 'x-audit-reason';
 /** A reason as recorded in the audit log. */
 export const auditReasonSchema = singleLineText(500);
 
-const headerPipe = new ZodValidationPipe(auditReasonSchema.optional(), 'header', AUDIT_REASON_HEADER);
+const headerPipe = new ZodValidationPipe(
+  auditReasonSchema.superRefine(refineStoredHeader).optional(),
+  'header',
+  AUDIT_REASON_HEADER,
+);
 
 /** Handler parameter: the validated `X-Audit-Reason` header (undefined when absent). */
 export const AuditReasonHeader = createParamDecorator(

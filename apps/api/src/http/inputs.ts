@@ -1,27 +1,34 @@
+import { schemaLimitProblem } from '@agentdesk/providers';
 import { z } from 'zod';
-import { isId, type JsonObject } from '@agentdesk/storage';
+import { isId, unstorableTextProblem, type JsonObject } from '@agentdesk/storage';
 
-// PostgreSQL refuses NUL in text and jsonb: letting one through would be a 500, so it is a 400 here.
 // eslint-disable-next-line no-control-regex
 const lineControlCharacters = /[\u0000-\u001f\u007f]/;
-const nulCharacter = '\u0000';
+
+// PostgreSQL refuses NUL and unpaired surrogates (the pipe checks every input first; schemas used
+// elsewhere keep the same rule and the same words).
+function refineStorable(value: string, context: z.core.$RefinementCtx<string>): void {
+  const problem = unstorableTextProblem(value);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+}
 
 /** One line of text (labels, names, search terms): no control characters. */
 export function singleLineText(maximumLength: number) {
   return z
     .string()
     .max(maximumLength, { error: `must be at most ${maximumLength} characters` })
+    .superRefine(refineStorable)
     .refine((value) => !lineControlCharacters.test(value), {
       error: 'must not contain control characters or line breaks',
     });
 }
 
-/** Free text (system prompts): any characters except NUL. */
+/** Free text (system prompts): any characters except NUL and unpaired surrogates. */
 export function multilineText(maximumLength: number) {
   return z
     .string()
     .max(maximumLength, { error: `must be at most ${maximumLength} characters` })
-    .refine((value) => !value.includes(nulCharacter), { error: 'must not contain NUL characters' });
+    .superRefine(refineStorable);
 }
 
 /** An id as this API returns it (UUIDv7 layout). A malformed id is a 400; a well-formed unknown one a 404. */
@@ -68,8 +75,8 @@ export const queryBooleanSchema = z
 export const jsonObjectLimits = { maximumDepth: 16, maximumNodes: 5_000, maximumKeyLength: 200 } as const;
 
 /**
- * A JSON object (session metadata) with bounded depth and size, no NUL anywhere (PostgreSQL's
- * jsonb refuses `\u0000`), and only finite numbers. Walked iteratively: a deeply nested body
+ * A JSON object (session metadata) with bounded depth and size, no NUL or unpaired surrogate
+ * anywhere (PostgreSQL's jsonb refuses both), and only finite numbers. Walked iteratively: a deeply nested body
  * cannot overflow the stack.
  */
 export const jsonObjectSchema = z
@@ -80,6 +87,23 @@ export const jsonObjectSchema = z
     const problem = jsonProblem(value);
     if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
   });
+
+/**
+ * Refinement for every JSON Schema a request carries (response formats, tool parameters, lab
+ * schemas): within the providers' MAX_SCHEMA_DEPTH and MAX_SCHEMA_NODES, measured iteratively, so
+ * a schema nested thousands of levels is a 400 naming the limit, never a stack overflow.
+ */
+export function refineSchemaLimits(value: unknown, context: z.core.$RefinementCtx): void {
+  const problem = schemaLimitProblem(value);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+}
+
+/** A JSON Schema document: a JSON object within the schema limits. */
+export const jsonSchemaObject = z
+  .custom<JsonObject>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    error: 'must be a JSON Schema (a JSON object)',
+  })
+  .superRefine(refineSchemaLimits);
 
 function jsonProblem(root: unknown): string | undefined {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];
@@ -97,7 +121,8 @@ function jsonProblem(root: unknown): string | undefined {
       continue;
     }
     if (typeof value === 'string') {
-      if (value.includes(nulCharacter)) return 'strings must not contain NUL characters';
+      const problem = unstorableTextProblem(value);
+      if (problem !== undefined) return `a string ${problem}`;
       continue;
     }
     if (Array.isArray(value)) {
@@ -108,7 +133,8 @@ function jsonProblem(root: unknown): string | undefined {
       for (const [key, item] of Object.entries(value)) {
         if (key.length > jsonObjectLimits.maximumKeyLength)
           return `keys must be at most ${jsonObjectLimits.maximumKeyLength} characters`;
-        if (key.includes(nulCharacter)) return 'keys must not contain NUL characters';
+        const problem = unstorableTextProblem(key);
+        if (problem !== undefined) return `the key ${JSON.stringify(key)} ${problem}`;
         stack.push({ value: item, depth: depth + 1 });
       }
       continue;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   cursorSchema,
-  jsonObjectSchema,
+  jsonSchemaObject,
   multilineText,
   pageSizeSchema,
   singleLineText,
@@ -24,7 +24,7 @@ const target = z
 export const createRunBody = z
   .object({
     name: singleLineText(200).min(1, { error: 'must not be empty' }),
-    schema: jsonObjectSchema,
+    schema: jsonSchemaObject,
     prompt: multilineText(100_000).min(1, { error: 'must not be empty' }),
     systemPrompt: multilineText(100_000).optional(),
     strict: z.boolean().default(true),

@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { refineSchemaLimits } from '../http/inputs';
+
+// A JSON Schema object within the providers' depth and size limits (400 naming the limit).
+const jsonSchema = z.record(z.string(), z.unknown()).superRefine(refineSchemaLimits);
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() }).strict();
 const imagePart = z
@@ -63,7 +67,7 @@ const tool = z
       .object({
         name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
         description: z.string().optional(),
-        parameters: z.record(z.string(), z.unknown()).optional(),
+        parameters: jsonSchema.optional(),
         strict: z.boolean().nullable().optional(),
       })
       .strict(),
@@ -80,7 +84,7 @@ const responseFormat = z.discriminatedUnion('type', [
         .object({
           name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
           description: z.string().optional(),
-          schema: z.record(z.string(), z.unknown()).optional(),
+          schema: jsonSchema.optional(),
           strict: z.boolean().nullable().optional(),
         })
         .strict(),

@@ -1,4 +1,5 @@
 import { executeChatCompletion } from '@agentdesk/providers';
+import { findUnstorableText } from '@agentdesk/storage';
 import {
   applyDecorators,
   Body,
@@ -22,7 +23,12 @@ import { ApiKeyAuthenticated } from '../http/openapi-decorators';
 import { openApiSchemaOf } from '../http/openapi-schema';
 import { chatCompletionRequestSchema } from './chat-completion-request';
 import { listServedModels, type OpenAIModelList } from './model-list';
-import { OpenAICompatError, fromValidationError, openAIErrorBodySchema } from './openai-error';
+import {
+  OpenAICompatError,
+  fromUnstorableText,
+  fromValidationError,
+  openAIErrorBodySchema,
+} from './openai-error';
 import { OpenAIExceptionFilter } from './openai-exception.filter';
 import { sendCompletionStream } from './send-completion-stream';
 import { toChatOptions } from './to-chat-options';
@@ -79,6 +85,9 @@ export class OpenAICompatController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<object | undefined> {
+    // The same rule as every other route's validation pipe: no NUL or unpaired surrogate anywhere.
+    const unstorable = findUnstorableText(rawBody);
+    if (unstorable !== undefined) throw new OpenAICompatError(fromUnstorableText(unstorable));
     const parsed = chatCompletionRequestSchema.safeParse(rawBody);
     if (!parsed.success) throw new OpenAICompatError(fromValidationError(parsed.error));
     const body = parsed.data;

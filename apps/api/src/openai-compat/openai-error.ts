@@ -1,4 +1,5 @@
 import { ProviderError, SchemaLoweringError } from '@agentdesk/providers';
+import type { UnstorableText } from '@agentdesk/storage';
 import { z, type ZodError } from 'zod';
 import { ModelRoutingError } from '../agent/model-routing/model-router';
 import { ApiErrorCode, UNAUTHENTICATED_MESSAGE, type ApiError } from '../errors/api-error';
@@ -107,6 +108,22 @@ export function fromValidationError(error: ZodError): OpenAIErrorResponse {
     status: 400,
     body: body(
       `Invalid value for '${param}': ${issue.message}`,
+      'invalid_request_error',
+      param,
+      'invalid_value',
+    ),
+  };
+}
+
+/** Text no provider or database should receive (NUL, an unpaired surrogate), with its OpenAI `param`. */
+export function fromUnstorableText(found: UnstorableText): OpenAIErrorResponse {
+  const param = paramOf(found.path);
+  const what =
+    found.key === undefined ? found.problem : `the key ${JSON.stringify(found.key)} ${found.problem}`;
+  return {
+    status: 400,
+    body: body(
+      param === null ? `Invalid request body: ${what}` : `Invalid value for '${param}': ${what}`,
       'invalid_request_error',
       param,
       'invalid_value',

@@ -4,8 +4,8 @@ import { ProviderError } from '../errors/provider-error';
 import { retryAfterMsFromHeaders } from '../errors/retry-after';
 import { unknownError } from '../errors/unknown-error';
 
-/** Turns whatever the Anthropic SDK threw into the one `ProviderError`. */
-export function mapAnthropicError(error: unknown): ProviderError {
+/** Turns what the Anthropic SDK threw into the one `ProviderError`; undefined for an error of our own (see `unknownError`). */
+export function mapAnthropicError(error: unknown): ProviderError | undefined {
   if (error instanceof ProviderError) return error;
   if (error instanceof Anthropic.APIUserAbortError) return abortedError('anthropic', error);
   if (error instanceof Anthropic.APIConnectionError) {

@@ -59,7 +59,8 @@ export interface ProviderAdapter {
   complete(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<CompletionPayload>;
   /** Opens the stream; resolves once the provider accepted the request (HTTP status known). */
   openStream(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<OpenedProviderStream>;
-  toProviderError(error: unknown): ProviderError;
+  /** The provider's failure as a `ProviderError`; undefined when the error is our own (rethrown as it is, never retried). */
+  toProviderError(error: unknown): ProviderError | undefined;
 }
 
 export const emptyUsage: Usage = { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cachedInputTokens: 0 };

@@ -179,7 +179,8 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
       this.#close();
       if (this.options.signal?.aborted) throw abortedError(this.adapter.provider, error);
       if (this.#idle.timedOut) throw this.#idle.timeoutError(this.adapter.provider, error);
-      throw this.adapter.toProviderError(error);
+      // An exception of our own (e.g. a decoder bug) is not the provider's: it leaves unchanged.
+      throw this.adapter.toProviderError(error) ?? error;
     }
   }
 

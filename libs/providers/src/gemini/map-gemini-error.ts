@@ -1,7 +1,11 @@
-import { GoogleGenerativeAIAbortError, GoogleGenerativeAIFetchError } from '@google/generative-ai';
+import {
+  GoogleGenerativeAIAbortError,
+  GoogleGenerativeAIError,
+  GoogleGenerativeAIFetchError,
+} from '@google/generative-ai';
 import { ProviderError } from '../errors/provider-error';
 import { durationTextToMs } from '../errors/retry-after';
-import { unknownError } from '../errors/unknown-error';
+import { malformedResponseError, networkError, unknownError } from '../errors/unknown-error';
 
 interface GoogleErrorDetail {
   '@type'?: string;
@@ -25,8 +29,18 @@ function apiMessage(error: GoogleGenerativeAIFetchError): string {
   return afterStatus.replace(/\s*\[\{.*$/s, '').trim() || error.message;
 }
 
-/** Turns whatever the legacy Gemini SDK threw into the one `ProviderError`. */
-export function mapGeminiError(error: unknown): ProviderError {
+// The SDK replaces what `fetch` or the body reader threw with its own messages (the cause is
+// dropped); both only fail on transport. Its stream reader reports unparsable or unfinished lines.
+const sdkMessagePrefix = '[GoogleGenerativeAI Error]: ';
+const transportMessages = ['Error fetching from ', 'Error reading from the stream'];
+const unparsableMessages = ['Error parsing JSON response', 'Failed to parse stream'];
+
+function sdkMessageStartsWith(error: GoogleGenerativeAIError, starts: readonly string[]): boolean {
+  return starts.some((start) => error.message.startsWith(`${sdkMessagePrefix}${start}`));
+}
+
+/** Turns what the legacy Gemini SDK threw into the one `ProviderError`; undefined for an error of our own (see `unknownError`). */
+export function mapGeminiError(error: unknown): ProviderError | undefined {
   if (error instanceof ProviderError) return error;
   if (error instanceof GoogleGenerativeAIAbortError) {
     // The SDK aborts its own fetch on timeout with the same error as a caller's abort. The retry loop
@@ -56,5 +70,9 @@ export function mapGeminiError(error: unknown): ProviderError {
       cause: error,
     });
   }
+  if (error instanceof GoogleGenerativeAIError && sdkMessageStartsWith(error, transportMessages))
+    return networkError('gemini', error);
+  if (error instanceof GoogleGenerativeAIError && sdkMessageStartsWith(error, unparsableMessages))
+    return malformedResponseError('gemini', error);
   return unknownError('gemini', error);
 }

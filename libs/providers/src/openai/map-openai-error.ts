@@ -4,8 +4,8 @@ import { ProviderError } from '../errors/provider-error';
 import { retryAfterMsFromHeaders } from '../errors/retry-after';
 import { unknownError } from '../errors/unknown-error';
 
-/** Turns whatever the OpenAI SDK threw into the one `ProviderError`. */
-export function mapOpenAIError(error: unknown): ProviderError {
+/** Turns what the OpenAI SDK threw into the one `ProviderError`; undefined for an error of our own (see `unknownError`). */
+export function mapOpenAIError(error: unknown): ProviderError | undefined {
   if (error instanceof ProviderError) return error;
   if (error instanceof OpenAI.APIUserAbortError) return abortedError('openai', error);
   if (error instanceof OpenAI.APIConnectionError) {

@@ -51,6 +51,22 @@ describe('withRetry', () => {
     expect(calls).toBe(1);
   });
 
+  it('lets an exception of our own leave after one attempt, unchanged and never retried', async () => {
+    let calls = 0;
+    const bug = new RangeError('Maximum call stack size exceeded');
+    await expect(
+      withRetry(
+        async () => {
+          calls++;
+          throw bug;
+        },
+        // As the adapters' mappers do: an error that is not the provider's is not claimed.
+        { policy: fastPolicy, signal: undefined, toProviderError: () => undefined },
+      ),
+    ).rejects.toBe(bug);
+    expect(calls).toBe(1);
+  });
+
   it('stops at maxAttempts and surfaces the last error', async () => {
     let calls = 0;
     await expect(

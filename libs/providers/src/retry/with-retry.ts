@@ -5,7 +5,8 @@ import type { RetryPolicy } from './retry-policy';
 export interface RetryContext {
   policy: RetryPolicy;
   signal: AbortSignal | undefined;
-  toProviderError(error: unknown): ProviderError;
+  /** The provider's failure; undefined for an error of our own, which leaves the loop at once, unchanged. */
+  toProviderError(error: unknown): ProviderError | undefined;
   /** Injectable for deterministic tests of the jitter. */
   random?: () => number;
 }
@@ -39,7 +40,8 @@ function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<v
 /**
  * The single retry loop of the stack. Retries only retryable errors, honours the server's
  * `retry-after` (as long as it fits the total wait budget), and stops at `maxAttempts`.
- * Every failure leaves as a `ProviderError`.
+ * Every provider failure leaves as a `ProviderError`; an exception of our own code (which
+ * `toProviderError` does not claim) leaves after its one attempt, unchanged.
  */
 export async function withRetry<T>(
   run: (attempt: number) => Promise<T>,
@@ -52,6 +54,7 @@ export async function withRetry<T>(
       return { value: await run(attempt), attempts: attempt };
     } catch (thrown) {
       const error = context.toProviderError(thrown);
+      if (error === undefined) throw thrown;
       error.attempts = attempt;
       if (context.signal?.aborted)
         throw error.code === 'aborted' ? error : abortedError(error.provider, thrown);

@@ -3,6 +3,7 @@ import { lowerForAnthropic } from './lower-for-anthropic';
 import { lowerForGemini } from './lower-for-gemini';
 import { lowerForOpenAiStrict } from './lower-for-openai-strict';
 import type { LoweredSchema, SchemaTarget } from './schema-change';
+import { assertSchemaWithinLimits } from './schema-limits';
 
 /**
  * Lowers the caller's JSON Schema to the dialect a provider accepts, reporting every change:
@@ -12,9 +13,12 @@ import type { LoweredSchema, SchemaTarget } from './schema-change';
  *
  * Pure and deterministic: the input is never mutated, and equal input gives equal output.
  * Throws `SchemaLoweringError` when the schema cannot be expressed for the target at all
- * (recursion for Anthropic/Gemini, unresolvable `$ref`, invalid or unsatisfiable schemas).
+ * (recursion for Anthropic/Gemini, unresolvable `$ref`, invalid or unsatisfiable schemas, or
+ * nesting and size past `MAX_SCHEMA_DEPTH` / `MAX_SCHEMA_NODES`).
  */
 export function lowerJsonSchema(schema: JsonSchema, target: SchemaTarget): LoweredSchema {
+  // The lowering recurses per level: bound the depth before it starts.
+  assertSchemaWithinLimits(schema, 'The schema');
   switch (target) {
     case 'openai-strict':
       return lowerForOpenAiStrict(schema);

@@ -5,7 +5,9 @@ export type SchemaLoweringErrorCode =
   /** The schema is not a valid JSON Schema, or no value could ever satisfy it. */
   | 'invalid-schema'
   /** A `$ref` points outside the document or at something that does not exist. */
-  | 'unresolvable-ref';
+  | 'unresolvable-ref'
+  /** Nested deeper or larger than `MAX_SCHEMA_DEPTH` / `MAX_SCHEMA_NODES` (`schema-limits.ts`). */
+  | 'schema-too-large';
 
 /**
  * Thrown by `lowerJsonSchema` when the caller's schema cannot be sent to the target at all.

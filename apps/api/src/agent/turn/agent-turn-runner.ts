@@ -60,7 +60,10 @@ export interface AgentTurnRunnerDependencies {
   readonly router: ModelRouter;
   readonly tools: ToolRegistry;
   readonly settings: TurnSettings;
-  /** Where lease takeovers and renewal problems are logged; silent when omitted. */
+  /**
+   * Where lease takeovers, renewal problems and exceptions of our own are logged (the transcript and
+   * the client get a generic message); silent when omitted.
+   */
   readonly logger?: Logger;
 }
 
@@ -207,6 +210,11 @@ export class AgentTurnRunner {
         });
       } catch (error) {
         const turnError = toTurnError(error, input.signal);
+        if (turnError.code === 'internal_error')
+          this.dependencies.logger?.error(
+            { err: error, turnId },
+            'agent turn failed with an exception of our own',
+          );
         const failed = await this.finish(input, pending.message.id, {
           status: 'failed',
           error: turnError,

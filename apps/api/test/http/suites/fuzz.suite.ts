@@ -193,6 +193,255 @@ function operationShape(document: OpenApiDocument, route: RouteEntry): Operation
   };
 }
 
+// Arbitrary UTF-16 code units, weighted towards the ones storage trips on: NUL, lone and paired surrogate halves.
+const codeUnit = fc.oneof(
+  { weight: 12, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '\u0000',
+      '\ud800',
+      '\udbff',
+      '\udc00',
+      '\udfff',
+      '\ud83d',
+      '\ude00',
+      '\ufffd',
+      'é',
+      '\n',
+    ),
+  },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) },
+);
+const codeUnitText = fc.string({ unit: codeUnit, maxLength: 10 });
+const codeUnitJson = fc.jsonValue({ maxDepth: 3, stringUnit: codeUnit });
+
+/**
+ * The oracle, independent of the code under test: text both engines store unchanged survives a
+ * UTF-8 round trip (an unpaired surrogate does not) and holds no NUL (PostgreSQL refuses it).
+ */
+function storableEverywhere(value: unknown): boolean {
+  if (typeof value === 'string')
+    return !value.includes('\u0000') && Buffer.from(value, 'utf8').toString('utf8') === value;
+  if (Array.isArray(value)) return value.every(storableEverywhere);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).every(([key, item]) => storableEverywhere(key) && storableEverywhere(item));
+  return true;
+}
+
+const unstorableProblem = /contains (an unpaired UTF-16 surrogate at index \d+|a NUL character \(U\+0000\))/;
+
+/** One write route, a body drawn from arbitrary code units, and how to read back what was stored. */
+interface RoundTripWrite {
+  readonly name: string;
+  readonly body: fc.Arbitrary<Record<string, unknown>>;
+  send(body: Record<string, unknown>): Promise<InjectResponse>;
+  /** After a 2xx: what the API gives back (from the database, or what the provider received), to equal `expected`. */
+  readBack(
+    response: InjectResponse,
+    body: Record<string, unknown>,
+  ): Promise<{ actual: unknown; expected: unknown }>;
+}
+
+/** The write routes of one API, each with a body of arbitrary code units and its read-back. */
+async function roundTripWrites(
+  test: TestApi,
+  keys: Record<'admin' | 'user', string>,
+): Promise<RoundTripWrite[]> {
+  const repositories = test.api.repositories;
+  const writer = await createLocalUser(repositories, 'round-trip-writer');
+  const writerKey = (await issueUserKey(repositories, writer)).key;
+  const json = { 'content-type': 'application/json' };
+  const as = (caller: 'admin' | 'user') => ({ ...json, authorization: `Bearer ${keys[caller]}` });
+  // What was sent, as the server parsed it: the JSON text is the contract (e.g. -0 travels as 0).
+  const sent = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+  const sessionFields = (body: Record<string, unknown>) => ({
+    label: body['label'],
+    systemPrompt: body['systemPrompt'],
+    metadata: body['metadata'],
+  });
+  const storedSession = async (id: string, body: Record<string, unknown>) => {
+    const read = (
+      await test.api.app.inject({ method: 'GET', url: `/v1/sessions/${id}`, headers: as('user') })
+    ).json<Record<string, unknown>>();
+    const expected = sent(sessionFields(body)) as Record<string, unknown>;
+    const actual = Object.fromEntries(Object.keys(expected).map((field) => [field, read[field]]));
+    return { actual, expected };
+  };
+  const sessionBody = fc.record(
+    {
+      label: codeUnitText,
+      systemPrompt: codeUnitText,
+      metadata: fc.dictionary(codeUnitText, codeUnitJson, { maxKeys: 3 }),
+    },
+    { requiredKeys: [] },
+  );
+  return [
+    {
+      name: 'POST /v1/sessions',
+      body: sessionBody,
+      send: (body) =>
+        test.api.app.inject({
+          method: 'POST',
+          url: '/v1/sessions',
+          headers: as('user'),
+          payload: JSON.stringify(body),
+        }),
+      readBack: (response, body) => storedSession(response.json<{ id: string }>().id, body),
+    },
+    {
+      name: 'PATCH /v1/sessions/:id',
+      body: sessionBody.filter((body) => Object.keys(body).length > 0),
+      send: async (body) => {
+        const session = await createSession(repositories, writer, 'patched');
+        return test.api.app.inject({
+          method: 'PATCH',
+          url: `/v1/sessions/${session.id}`,
+          headers: { ...json, authorization: `Bearer ${writerKey}` },
+          payload: JSON.stringify(body),
+        });
+      },
+      readBack: async (response, body) => {
+        const id = response.json<{ id: string }>().id;
+        const read = (
+          await test.api.app.inject({
+            method: 'GET',
+            url: `/v1/sessions/${id}`,
+            headers: { authorization: `Bearer ${writerKey}` },
+          })
+        ).json<Record<string, unknown>>();
+        const expected = sent(sessionFields(body)) as Record<string, unknown>;
+        return {
+          actual: Object.fromEntries(Object.keys(expected).map((field) => [field, read[field]])),
+          expected,
+        };
+      },
+    },
+    {
+      name: 'POST /v1/sessions/:id/messages',
+      body: fc.record({
+        content: fc.oneof(
+          codeUnitText,
+          fc.array(fc.record({ type: fc.constant('text'), text: codeUnitText }), {
+            minLength: 1,
+            maxLength: 3,
+          }),
+        ),
+      }),
+      send: async (body) => {
+        const session = await createSession(repositories, writer, 'turns');
+        return test.api.app.inject({
+          method: 'POST',
+          url: `/v1/sessions/${session.id}/messages`,
+          headers: { ...json, authorization: `Bearer ${writerKey}` },
+          payload: JSON.stringify(body),
+        });
+      },
+      readBack: async (response, body) => {
+        const sessionId = response.json<{ messages: Array<{ sessionId: string }> }>().messages[0]!.sessionId;
+        const page = (
+          await test.api.app.inject({
+            method: 'GET',
+            url: `/v1/sessions/${sessionId}/messages`,
+            headers: { authorization: `Bearer ${writerKey}` },
+          })
+        ).json<{ items: Array<{ role: string; contentParts: Array<{ text?: string }> }> }>();
+        const user = page.items.find((message) => message.role === 'user');
+        const content = body['content'];
+        const texts =
+          typeof content === 'string'
+            ? [content]
+            : (content as Array<{ text: string }>).map((part) => part.text);
+        return { actual: user?.contentParts.map((part) => part.text), expected: texts };
+      },
+    },
+    {
+      name: 'POST /v1/admin/api-keys',
+      body: fc.record({
+        role: fc.constant('user'),
+        label: codeUnitText,
+        externalId: codeUnitText,
+        displayName: codeUnitText,
+      }),
+      send: (body) =>
+        test.api.app.inject({
+          method: 'POST',
+          url: '/v1/admin/api-keys',
+          headers: as('admin'),
+          payload: JSON.stringify(body),
+        }),
+      readBack: async (response, body) => {
+        const id = response.json<{ apiKey: { id: string } }>().apiKey.id;
+        const listed = (
+          await test.api.app.inject({
+            method: 'GET',
+            url: '/v1/admin/api-keys?limit=1',
+            headers: as('admin'),
+          })
+        ).json<{ items: Array<{ id: string; label: string }> }>();
+        // The newest key must be the one just created, with its label as sent (ids differ per engine).
+        return {
+          actual: listed.items.map((key) => (key.id === id ? key.label : { anotherKey: key.id })),
+          expected: [body['label']],
+        };
+      },
+    },
+    {
+      name: 'POST /v1/chat/completions',
+      body: fc.record({
+        model: fc.constant('gpt-4o-mini'),
+        messages: fc.tuple(codeUnitText).map(([content]) => [{ role: 'user', content }]),
+        metadata: fc.dictionary(codeUnitText, codeUnitText, { maxKeys: 2 }),
+      }),
+      send: (body) =>
+        test.api.app.inject({
+          method: 'POST',
+          url: '/v1/chat/completions',
+          headers: as('user'),
+          payload: JSON.stringify(body),
+        }),
+      readBack: async (_response, body) => {
+        const received = test.emulator.lastRequest('openai')?.body as { messages: unknown[] };
+        return { actual: received.messages.at(-1), expected: sent((body['messages'] as unknown[])[0]) };
+      },
+    },
+    {
+      name: 'POST /v1/admin/structured-output/runs',
+      body: fc.record({
+        name: codeUnitText,
+        prompt: codeUnitText,
+        schema: fc.record({
+          type: fc.constant('object'),
+          description: codeUnitText,
+          title: codeUnitText,
+        }),
+        targets: fc.constant([{ model: 'gpt-4o-mini' }]),
+      }),
+      send: (body) =>
+        test.api.app.inject({
+          method: 'POST',
+          url: '/v1/admin/structured-output/runs',
+          headers: as('admin'),
+          payload: JSON.stringify(body),
+        }),
+      readBack: async (response, body) => {
+        const id = response.json<{ id: string }>().id;
+        const run = (
+          await test.api.app.inject({
+            method: 'GET',
+            url: `/v1/admin/structured-output/runs/${id}`,
+            headers: as('admin'),
+          })
+        ).json<Record<string, unknown>>();
+        return {
+          actual: { name: run['name'], prompt: run['prompt'], schema: run['schema'] },
+          expected: sent({ name: body['name'], prompt: body['prompt'], schema: body['schema'] }),
+        };
+      },
+    },
+  ];
+}
+
 export function describeFuzz(engine: Engine): void {
   describe(`fuzzing bodies, parameters and headers (${engine})`, () => {
     let test: TestApi;
@@ -326,6 +575,105 @@ export function describeFuzz(engine: Engine): void {
           },
         ),
         { numRuns: 1500, seed: 20260102 },
+      );
+    });
+
+    it('writes arbitrary code units in any field: 2xx with an exact round trip, or a 400 naming the problem — never 5xx', async () => {
+      const writes = await roundTripWrites(test, keys);
+      const outcomes = { stored: 0, refusedAsUnstorable: 0, refusedOtherwise: 0 };
+      await fc.assert(
+        fc.asyncProperty(
+          // By name, so a counterexample prints the route and the body, not the arbitrary.
+          fc
+            .constantFrom(...writes.map((write) => write.name))
+            .chain((route) =>
+              writes.find((write) => write.name === route)!.body.map((body) => ({ route, body })),
+            ),
+          async ({ route, body }) => {
+            const write = writes.find((candidate) => candidate.name === route)!;
+            const response = await write.send(body);
+            const context = `${write.name} ${JSON.stringify(body)} → ${response.statusCode} ${response.body.slice(0, 300)}`;
+            expect(response.statusCode, context).toBeLessThan(500);
+            if (!storableEverywhere(body)) {
+              expect(response.statusCode, context).toBe(400);
+              expect(response.body, context).toMatch(unstorableProblem);
+              outcomes.refusedAsUnstorable += 1;
+              return;
+            }
+            if (response.statusCode >= 400) {
+              // Some other rule (a line break in a label, an empty prompt…), never the storable-text one.
+              expect(response.statusCode, context).toBe(400);
+              expect(response.body, context).not.toMatch(unstorableProblem);
+              outcomes.refusedOtherwise += 1;
+              return;
+            }
+            const { actual, expected } = await write.readBack(response, body);
+            expect(actual, context).toEqual(expected);
+            outcomes.stored += 1;
+          },
+        ),
+        { numRuns: 400, seed: 20260103 },
+      );
+      // The property must have exercised both sides: exact round trips and refusals of unstorable text.
+      expect(outcomes.stored).toBeGreaterThan(40);
+      expect(outcomes.refusedAsUnstorable).toBeGreaterThan(40);
+    });
+  });
+}
+
+/**
+ * SQLite and PostgreSQL side by side: the same arbitrary write gets the same status and the same
+ * error message from both, and a stored write reads back the same from both.
+ */
+export function describeEnginesAgree(): void {
+  describe('SQLite and PostgreSQL answer arbitrary text alike', () => {
+    const apis: Partial<Record<Engine, { test: TestApi; writes: RoundTripWrite[] }>> = {};
+
+    beforeAll(async () => {
+      for (const engine of ['sqlite', 'postgres'] as const) {
+        const test = await startTestApi(engine);
+        const repositories = test.api.repositories;
+        const keys = {
+          admin: (
+            await issueUserKey(repositories, await createLocalUser(repositories, 'agree-admin'), 'admin')
+          ).key,
+          user: (await issueUserKey(repositories, await createLocalUser(repositories, 'agree-user'))).key,
+        };
+        apis[engine] = { test, writes: await roundTripWrites(test, keys) };
+      }
+    });
+    afterAll(async () => {
+      await apis.sqlite?.test.close();
+      await apis.postgres?.test.close();
+    });
+
+    it('same status, same error message, same stored value', async () => {
+      const sqlite = apis.sqlite!;
+      const postgres = apis.postgres!;
+      await fc.assert(
+        fc.asyncProperty(
+          fc
+            .constantFrom(...sqlite.writes.map((write) => write.name))
+            .chain((route) =>
+              sqlite.writes.find((write) => write.name === route)!.body.map((body) => ({ route, body })),
+            ),
+          async ({ route, body }) => {
+            const answers = await Promise.all(
+              [sqlite, postgres].map(async ({ writes }) => {
+                const write = writes.find((candidate) => candidate.name === route)!;
+                const response = await write.send(body);
+                const outcome =
+                  response.statusCode < 300
+                    ? (await write.readBack(response, body)).actual
+                    : response.json<{ error: { message: string } }>().error.message;
+                return { status: response.statusCode, outcome };
+              }),
+            );
+            expect(answers[1], `${route} ${JSON.stringify(body)}`).toEqual(answers[0]);
+            expect(answers[0]!.status).toBeLessThan(500);
+          },
+        ),
+        { numRuns: 200, seed: 20260104 },
       );
     });
   });

@@ -351,25 +351,55 @@ export function describeLab(engine: Engine): void {
       expect(run.results[0]?.request).not.toHaveProperty('response_format.json_schema.strict');
     });
 
-    it('stores text PostgreSQL would refuse in JSON (unpaired surrogates) instead of failing the run', async () => {
-      const response = await createRun({
-        name: 'odd \uD800 name',
-        schema: { type: 'object', properties: { 'key\uDC00': { type: 'string', description: 'x\uD800' } } },
-        prompt: 'p\uD800',
-        systemPrompt: 's\uDBFF',
-        targets: [{ model: 'gpt-\uD800' }, { model: 'unknown-\uDC00' }],
-      });
-      expect(response.statusCode).toBe(201);
-      const run = response.json<RunJson>();
-      expect(run.schema).toEqual({
-        type: 'object',
-        properties: { 'key\uFFFD': { type: 'string', description: 'x\uFFFD' } },
-      });
-      expect(run.results.map((result) => result.model)).toEqual(['gpt-\uFFFD', 'unknown-\uFFFD']);
-      expect((await read(`${runsUrl}/${run.id}`)).json()).toEqual(run);
+    const validBody = { name: 'x', schema: reviewSchema, prompt: 'p', targets: [{ model: 'gpt-test' }] };
+    // What the client sent is stored as sent or refused: never altered (U+FFFD) on one engine and a 500 on the other.
+    it.each([
+      [
+        'name',
+        { name: 'odd \uD800 name' },
+        'body.name: contains an unpaired UTF-16 surrogate at index 4 (U+D800)',
+      ],
+      ['prompt', { prompt: 'p\uD800' }, 'body.prompt: contains an unpaired UTF-16 surrogate at index 1'],
+      [
+        'systemPrompt',
+        { systemPrompt: 's\uDBFF' },
+        'body.systemPrompt: contains an unpaired UTF-16 surrogate',
+      ],
+      [
+        'a target model',
+        { targets: [{ model: 'gpt-\uD800' }] },
+        'body.targets.0.model: contains an unpaired',
+      ],
+      [
+        'a schema key',
+        { schema: { type: 'object', properties: { 'key\uDC00': { type: 'string' } } } },
+        'body.schema.properties: the key "key\\udc00" contains an unpaired UTF-16 surrogate at index 3 (U+DC00)',
+      ],
+      [
+        'a schema description',
+        { schema: { type: 'object', properties: { a: { type: 'string', description: 'x\u0000' } } } },
+        'body.schema.properties.a.description: contains a NUL character (U+0000), which cannot be stored',
+      ],
+    ])('refuses text no engine stores unchanged in %s, naming the field', async (_field, change, message) => {
+      const response = await createRun({ ...validBody, ...change });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toContain(message);
+      expect(test.emulator.requests).toHaveLength(0);
     });
 
-    const validBody = { name: 'x', schema: reviewSchema, prompt: 'p', targets: [{ model: 'gpt-test' }] };
+    it.each([
+      ['nested 65 levels', 65, 'may be nested at most 64 levels'],
+      ['nested 1,000 levels', 1_000, 'may be nested at most 64 levels'],
+    ])('refuses a schema %s with a 400 that states the limit', async (_name, depth, limit) => {
+      let schema: Record<string, unknown> = { type: 'string' };
+      for (let level = 1; level < depth; level += 1) schema = { type: 'array', items: schema };
+      const response = await createRun({ ...validBody, schema });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toContain(`body.schema: is nested more than 64 levels deep`);
+      expect(response.json().error.message).toContain(limit);
+      expect(test.emulator.requests).toHaveLength(0);
+    });
+
     it.each([
       [{ ...validBody, name: undefined }, 'name'],
       [{ ...validBody, name: '' }, 'name'],

@@ -1,0 +1,3 @@
+import { describeSchemaLimits } from './suites/schema-limits.suite';
+
+describeSchemaLimits('postgres');

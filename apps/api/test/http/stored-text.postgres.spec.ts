@@ -1,0 +1,3 @@
+import { describeStoredText } from './suites/stored-text.suite';
+
+describeStoredText('postgres');
