@@ -211,10 +211,7 @@ export class AgentTurnRunner {
       } catch (error) {
         const turnError = toTurnError(error, input.signal);
         if (turnError.code === 'internal_error')
-          this.dependencies.logger?.error(
-            { err: error, turnId },
-            'agent turn failed with an exception of our own',
-          );
+          this.logger.error({ err: error, turnId }, 'agent turn failed with an exception of our own');
         const failed = await this.finish(input, pending.message.id, {
           status: 'failed',
           error: turnError,
