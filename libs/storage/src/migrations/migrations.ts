@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../database-dialect';
 import { initialSchema } from './0001-initial-schema';
 import { agentTurns } from './0002-agent-turns';
+import { auditClientRequestId } from './0004-audit-client-request-id';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -11,6 +12,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': initialSchema(dialect),
     '0002-agent-turns': agentTurns(dialect),
+    '0004-audit-client-request-id': auditClientRequestId(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
