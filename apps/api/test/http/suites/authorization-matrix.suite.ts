@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Role, Scope } from '@agentdesk/authz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
@@ -550,10 +551,7 @@ export function describeAuthorizationMatrix(engine: Engine): void {
                 clientRequestId: entry.clientRequestId,
                 details: entry.details,
               }));
-              if (
-                JSON.stringify(actual) !== JSON.stringify([expectedEntry]) ||
-                serverRequestId === clientRequestId
-              ) {
+              if (!isDeepStrictEqual(actual, [expectedEntry]) || serverRequestId === clientRequestId) {
                 mismatches.push({
                   cell,
                   expected: `one audit record ${JSON.stringify(expectedEntry)}`,
