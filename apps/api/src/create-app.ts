@@ -11,7 +11,7 @@ import { AppModule } from './app.module';
 import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
 import { refuseForeignDevModeRequests } from './http/dev-mode-request-guard';
-import { createHttpErrorHandling } from './http/http-error-handling';
+import { createHttpErrorHandling, refuseRequestsWhileClosing } from './http/http-error-handling';
 import { acceptOnlyJsonBodies } from './http/json-bodies';
 import { childLoggerWithClientRequestId, REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
@@ -141,6 +141,8 @@ async function startNest(
     trustProxy: false,
     frameworkErrors: errorHandling.frameworkErrors,
     clientErrorHandler: errorHandling.clientErrorHandler,
+    // Fastify's own 503 while closing has Fastify's body; `refuseRequestsWhileClosing` answers in ours.
+    return503OnClosing: false,
   });
   const fastify = adapter.getInstance();
   acceptOnlyJsonBodies(fastify, config.http.bodyLimitBytes);
@@ -150,6 +152,7 @@ async function startNest(
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
+  refuseRequestsWhileClosing(fastify);
   if (config.auth.devMode) fastify.addHook('onRequest', refuseForeignDevModeRequests);
   registerHttpMetrics(fastify, metrics);
 

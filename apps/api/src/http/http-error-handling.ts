@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
@@ -72,4 +72,22 @@ export function createHttpErrorHandling(dependencies: {
       },
     }),
   };
+}
+
+/**
+ * While the server drains (after `close()` began), requests still arriving on open keep-alive
+ * connections get 503 `NOT_READY` in the API's error body, with `Connection: close`, so clients
+ * and load balancers retry elsewhere. (Replaces Fastify's `return503OnClosing`, whose body is
+ * Fastify's own.)
+ */
+export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    void reply.header('connection', 'close');
+    throw new ApiError(ApiErrorCode.NotReady, 'The server is shutting down: send the request again');
+  });
 }
