@@ -1,3 +1,5 @@
+import { rawHeaderValues } from '../http/raw-headers';
+
 /** What a request presents: nothing, something unusable, more than one credential, or one key string. */
 export type PresentedCredential =
   | { readonly kind: 'none' }

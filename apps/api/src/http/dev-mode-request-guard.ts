@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { rawHeaderValues } from './raw-headers';
 
 const hostShape = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
 const maximumEchoedLength = 100;
@@ -28,14 +29,6 @@ export function isLoopbackOrigin(origin: string): boolean {
   return match !== null && isLoopbackAuthority(match[1]!);
 }
 
-function rawHeaderValues(request: FastifyRequest, name: string): string[] {
-  const values: string[] = [];
-  const raw = request.raw.rawHeaders;
-  for (let index = 0; index + 1 < raw.length; index += 2)
-    if (raw[index]!.toLowerCase() === name) values.push(raw[index + 1]!);
-  return values;
-}
-
 function echo(text: string): string {
   const clean = text.replace(/[^\x20-\x7e]/g, '?');
   return JSON.stringify(
@@ -52,7 +45,7 @@ function echo(text: string): string {
  * is sent) is refused with 403. Bodies are JSON only on every route (see `json-bodies.ts`).
  */
 export async function refuseForeignDevModeRequests(request: FastifyRequest): Promise<void> {
-  const hosts = rawHeaderValues(request, 'host');
+  const hosts = rawHeaderValues(request.raw.rawHeaders, 'host');
   if (hosts.length !== 1 || !isLoopbackAuthority(hosts[0]!)) {
     const got =
       hosts.length === 0 ? 'none' : hosts.length > 1 ? `${hosts.length} Host headers` : echo(hosts[0]!);
@@ -61,7 +54,7 @@ export async function refuseForeignDevModeRequests(request: FastifyRequest): Pro
       `Dev mode answers only requests addressed to this machine: the Host header must be localhost, 127.x.x.x or [::1] (any port), got ${got}`,
     );
   }
-  const origins = rawHeaderValues(request, 'origin');
+  const origins = rawHeaderValues(request.raw.rawHeaders, 'origin');
   const foreignOrigin = origins.find((origin) => !isLoopbackOrigin(origin));
   if (foreignOrigin !== undefined) {
     throw new ApiError(
@@ -69,7 +62,7 @@ export async function refuseForeignDevModeRequests(request: FastifyRequest): Pro
       `Dev mode refuses cross-origin requests: Origin ${echo(foreignOrigin)} is not on this machine (http://localhost, 127.x.x.x or [::1])`,
     );
   }
-  const crossSite = rawHeaderValues(request, 'sec-fetch-site').some((value) =>
+  const crossSite = rawHeaderValues(request.raw.rawHeaders, 'sec-fetch-site').some((value) =>
     value
       .split(',')
       .map((token) => token.trim().toLowerCase())

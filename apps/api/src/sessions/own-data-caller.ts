@@ -2,14 +2,23 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { END_USER_HEADER } from '../auth/effective-users';
 import { principalOf } from '../auth/request-principal';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { rawHeaderValues } from '../http/raw-headers';
 import type { OwnDataCaller } from './sessions.service';
 
-/** Handler parameter: the principal and the end user it names in `X-End-User-Id`. */
+/**
+ * Handler parameter: the principal and the end user it names in `X-End-User-Id`. The header is
+ * read from the raw list: Node would join two of them into one name ("carol, dave"), so a request
+ * naming more than one end user is refused instead of acting for a user nobody named.
+ */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): OwnDataCaller => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  const header = request.headers[END_USER_HEADER];
-  return {
-    principal: principalOf(request),
-    requestedUserId: Array.isArray(header) ? header.join(',') : header,
-  };
+  const named = rawHeaderValues(request.raw.rawHeaders, END_USER_HEADER);
+  if (named.length > 1) {
+    throw new ApiError(
+      ApiErrorCode.ValidationFailed,
+      `header.${END_USER_HEADER}: send it once (a request acts for one end user); got ${named.length}`,
+    );
+  }
+  return { principal: principalOf(request), requestedUserId: named[0] };
 });

@@ -7,7 +7,7 @@ import { generateApiKey } from '../../../src/auth/api-key-format';
 import { RegisteredRoutes, RouteInventory } from '../../../src/routes/route-inventory';
 import type { Engine } from '../../support/engines';
 import { testDatabaseFactories } from '../../support/engines';
-import { createLocalUser, issueUserKey } from '../../support/fixtures';
+import { createLocalUser, issuePortalKey, issueUserKey } from '../../support/fixtures';
 import { LogCapture } from '../../support/log-capture';
 import { rawHttp, rawRequest } from '../../support/raw-http';
 import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
@@ -349,6 +349,40 @@ export function describeAuthAndLimits(engine: Engine): void {
       }
       const metrics = await test.request({ method: 'GET', url: '/metrics' });
       expect(metrics.body).toMatch(/agentdesk_authentication_failures_total\{reason="ambiguous"\} 22/);
+    });
+
+    it('a trusted portal naming two end users in one request is refused, not joined into one name (raw HTTP)', async () => {
+      const test = await start();
+      const portal = await issuePortalKey(test.api.repositories, 'shop', true);
+      const url = await test.api.listen();
+      const send = (method: 'GET' | 'POST', names: string[]) =>
+        rawHttp(
+          url,
+          rawRequest(
+            `${method} /v1/sessions HTTP/1.1`,
+            [
+              ['Host', 'localhost'],
+              ['Authorization', `Bearer ${portal.key}`],
+              ...names.map((name) => ['X-End-User-Id', name] as const),
+              ...(method === 'POST'
+                ? ([
+                    ['Content-Type', 'application/json'],
+                    ['Content-Length', '2'],
+                  ] as const)
+                : []),
+            ],
+            method === 'POST' ? '{}' : '',
+          ),
+        );
+      for (const method of ['GET', 'POST'] as const) {
+        const refused = await send(method, ['carol', 'dave']);
+        expect(refused.status, method).toBe(400);
+        expect(refused.json<{ error: { message: string } }>().error.message).toContain('x-end-user-id');
+      }
+      expect(await test.api.repositories.users.findByExternalId('shop', 'carol, dave')).toBeUndefined();
+      expect((await send('POST', ['carol'])).status).toBe(201);
+      // One header whose value holds a comma is one (odd) name, judged as such.
+      expect((await send('GET', ['carol, dave'])).status).toBe(200);
     });
 
     it('failed credentials never lock out a valid key from the same address; guessing one key id gets 429', async () => {
