@@ -24,12 +24,9 @@ const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
  * authenticated does not silently fall back to dev mode).
  */
 export function readCredential(rawHeaders: readonly string[]): PresentedCredential {
-  const presented: Array<{ name: (typeof credentialHeaders)[number]; value: string }> = [];
-  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index]!.toLowerCase();
-    if (name === 'authorization' || name === 'x-api-key')
-      presented.push({ name, value: rawHeaders[index + 1]! });
-  }
+  const presented = credentialHeaders.flatMap((name) =>
+    rawHeaderValues(rawHeaders, name).map((value) => ({ name, value })),
+  );
   if (presented.length === 0) return { kind: 'none' };
   if (presented.length > 1) return { kind: 'ambiguous' };
   const { name, value } = presented[0]!;
