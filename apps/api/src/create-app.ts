@@ -3,20 +3,18 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
-import { ApiError, ApiErrorCode } from './errors/api-error';
-import { ApiExceptionFilter } from './errors/api-exception.filter';
-import { errorBody } from './errors/error-body';
-import { httpStatusOf } from './errors/http-status';
-import { registerStrictJsonParser } from './http/json-body-parser';
+import { refuseForeignDevModeRequests } from './http/dev-mode-request-guard';
+import { createHttpErrorHandling, refuseRequestsWhileClosing } from './http/http-error-handling';
+import { acceptOnlyJsonBodies } from './http/json-bodies';
 import { refuseUndecodableQueryString } from './http/query-encoding';
-import { REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
+import { childLoggerWithClientRequestId, REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
 import { createLogger } from './logging/create-logger';
 import { NestPinoLogger } from './logging/nest-pino-logger';
@@ -138,35 +136,30 @@ async function startNest(
   const metrics = new ApiMetrics();
   const registeredRoutes = new RegisteredRoutes();
   instanceCount += 1;
+  const errorHandling = createHttpErrorHandling({ logger, metrics, routes: registeredRoutes.routes });
   const adapter = new StreamingFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: requestIdOf,
+    childLoggerFactory: childLoggerWithClientRequestId,
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     trustProxy: false,
-    // Errors Fastify raises before routing (a malformed URL escape) skip the error handler: same body here.
-    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-      const apiError = new ApiError(
-        ApiErrorCode.ValidationFailed,
-        'The URL is malformed (check its percent-encoding)',
-        { cause: error },
-      );
-      metrics.errors.inc({ code: apiError.code });
-      void reply
-        .code(httpStatusOf(apiError.code))
-        .header(REQUEST_ID_HEADER, request.id)
-        .send(errorBody(apiError, request.id));
-    },
+    frameworkErrors: errorHandling.frameworkErrors,
+    clientErrorHandler: errorHandling.clientErrorHandler,
+    // Fastify's own 503 while closing has Fastify's body; `refuseRequestsWhileClosing` answers in ours.
+    return503OnClosing: false,
   });
   const fastify = adapter.getInstance();
+  acceptOnlyJsonBodies(fastify, config.http.bodyLimitBytes);
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) registeredRoutes.routes.push({ method, path: route.url });
   });
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
+  refuseRequestsWhileClosing(fastify);
+  if (config.auth.devMode) fastify.addHook('onRequest', refuseForeignDevModeRequests);
   fastify.addHook('onRequest', refuseUndecodableQueryString);
-  registerStrictJsonParser(fastify, config.http.bodyLimitBytes);
   registerHttpMetrics(fastify, metrics);
 
   const openApiDocument = new OpenApiDocumentHolder();
@@ -189,12 +182,12 @@ async function startNest(
     ),
     adapter,
     // abortOnError false: a failing start throws to the caller instead of exiting the process.
-    // bodyParser false: the strict JSON parser above is the only one (Nest's would decode leniently).
+    // bodyParser false: Nest would add a form parser; `acceptOnlyJsonBodies` decides the formats.
     { logger: new NestPinoLogger(logger), abortOnError: false, bodyParser: false },
   );
   try {
     await app.register(fastifyRateLimit, { global: false });
-    app.useGlobalFilters(new ApiExceptionFilter(logger, (code) => metrics.errors.inc({ code })));
+    app.useGlobalFilters(errorHandling.filter);
     await app.init();
     openApiDocument.set(buildOpenApiDocument(app));
     await fastify.ready();

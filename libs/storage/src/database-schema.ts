@@ -111,7 +111,12 @@ export interface AuditLogTable {
   target_user_id: string | null;
   session_id: string | null;
   reason: string | null;
+  /** The server's own id of the request that was audited. */
   request_id: string | null;
+  /** The client's `X-Request-Id`, untrusted, kept for correlation only. */
+  client_request_id: string | null;
+  /** JSON: what a listing showed (`{ filter, count }`); null for single reads. */
+  details: string | null;
 }
 
 /** The Kysely database type. */

@@ -52,6 +52,7 @@ describe('openDatabase on SQLite', () => {
         '0001-initial-schema',
         '0002-agent-turns',
         '0003-idempotency-fingerprints',
+        '0004-audit-client-request-id',
       ]);
     } finally {
       await database.destroy();
@@ -66,6 +67,7 @@ describe('openDatabase on SQLite', () => {
         '0001-initial-schema',
         '0002-agent-turns',
         '0003-idempotency-fingerprints',
+        '0004-audit-client-request-id',
       ]);
     } finally {
       await database.destroy();

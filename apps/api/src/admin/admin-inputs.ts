@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { auditReasonSchema } from '../audit/audit-reason';
+import { auditReasonQueryField } from '../audit/audit-reason';
+import { adminListSessionsQuery } from '../sessions/session-inputs';
 import { cursorSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
 
@@ -8,8 +9,13 @@ export const adminReadSessionQuery = z
   .object({
     limit: pageSizeSchema(MAX_MESSAGE_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
-    reason: auditReasonSchema.optional(),
+    ...auditReasonQueryField,
   })
+  .strict();
+
+/** `GET /v1/admin/sessions`: the session filters and the reason for listing. */
+export const adminListSessionsAuditedQuery = z
+  .object({ ...adminListSessionsQuery.shape, ...auditReasonQueryField })
   .strict();
 
 /** `GET /v1/admin/users`. */
@@ -19,5 +25,6 @@ export const adminListUsersQuery = z
     search: singleLineText(200).optional(),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
+    ...auditReasonQueryField,
   })
   .strict();

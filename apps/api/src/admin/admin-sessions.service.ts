@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { auditActions } from '../audit/audit-actions';
+import { listingFilter } from '../audit/audit-context';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
-import type { adminListSessionsQuery } from '../sessions/session-inputs';
 import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from '../sessions/session-json';
 import type { Page, Repositories } from '@agentdesk/storage';
-import type { adminReadSessionQuery } from './admin-inputs';
+import type { adminListSessionsAuditedQuery, adminReadSessionQuery } from './admin-inputs';
 
 /** A session with one page of its transcript. */
 export interface SessionWithMessages {
@@ -14,7 +14,7 @@ export interface SessionWithMessages {
   readonly messages: Page<MessageJson>;
 }
 
-/** Cross-user reads for admins and viewers; reading another user's session writes an audit record. */
+/** Cross-user reads for admins and viewers; listing or reading another user's sessions writes an audit record. */
 @Injectable()
 export class AdminSessionsService {
   constructor(
@@ -22,7 +22,10 @@ export class AdminSessionsService {
     @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
   ) {}
 
-  async list(query: z.output<typeof adminListSessionsQuery>): Promise<Page<SessionJson>> {
+  async list(
+    context: AuditContext,
+    query: z.output<typeof adminListSessionsAuditedQuery>,
+  ): Promise<Page<SessionJson>> {
     const page = await this.repositories.sessions.listAllSessionsForAdmin(
       {
         ...(query.userId === undefined ? {} : { ownerUserId: query.userId }),
@@ -33,6 +36,11 @@ export class AdminSessionsService {
       },
       { limit: query.limit, cursor: query.cursor ?? null },
     );
+    await this.audit.recordListing(context, auditActions.sessionsList, {
+      filter: listingFilter(query),
+      count: page.items.length,
+      ...(query.userId === undefined ? {} : { targetUserId: query.userId }),
+    });
     return { items: page.items.map(toSessionJson), nextCursor: page.nextCursor };
   }
 

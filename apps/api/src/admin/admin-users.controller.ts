@@ -2,6 +2,10 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { RequireScope } from '../auth/route-policy';
+import { auditActions } from '../audit/audit-actions';
+import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
+import { DocumentsAuditReason } from '../audit/audit-reason';
+import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
@@ -10,19 +14,26 @@ import type { Page, Repositories } from '@agentdesk/storage';
 import { adminListUsersQuery } from './admin-inputs';
 import { toUserJson, userJsonSchema, type UserJson } from './user-json';
 
-/** Every user (AgentDesk's own and portals' end users), for admins and viewers. */
+/** Every user (AgentDesk's own and portals' end users), for admins and viewers. Listing is audited. */
 @ApiTags('admin')
 @ApiKeyAuthenticated()
 @Refuses(400, 401, 403, 429)
 @RequireScope('users:read')
 @Controller('v1/admin/users')
 export class AdminUsersController {
-  constructor(@Inject(REPOSITORIES) private readonly repositories: Repositories) {}
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'List users, newest first (filter by portal, search external id or name)' })
+  @ApiOperation({
+    summary: 'List users, newest first (filter by portal, search external id or name; audited)',
+  })
+  @DocumentsAuditReason()
   @Returns(200, pageJsonSchema(userJsonSchema), 'One page of users')
   async list(
+    @CurrentAuditContext() context: AuditContext,
     @ValidQuery(adminListUsersQuery) query: z.output<typeof adminListUsersQuery>,
   ): Promise<Page<UserJson>> {
     const page = await this.repositories.users.listForAdmin(
@@ -32,6 +43,10 @@ export class AdminUsersController {
       },
       { limit: query.limit, cursor: query.cursor ?? null },
     );
+    await this.audit.recordListing(withQueryReason(context, query.reason), auditActions.usersList, {
+      filter: listingFilter(query),
+      count: page.items.length,
+    });
     return { items: page.items.map(toUserJson), nextCursor: page.nextCursor };
   }
 }

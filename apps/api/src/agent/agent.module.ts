@@ -4,7 +4,6 @@ import type { AppConfig } from '../config/app-config';
 import { AuthModule } from '../auth/auth.module';
 import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { Repositories } from '@agentdesk/storage';
-import type { Logger } from 'pino';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
 import { ModelRouter } from './model-routing/model-router';

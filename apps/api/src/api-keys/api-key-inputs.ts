@@ -1,3 +1,4 @@
+import { auditReasonQueryField } from '../audit/audit-reason';
 import { z } from 'zod';
 import { cursorSchema, idSchema, pageSizeSchema, queryBooleanSchema, singleLineText } from '../http/inputs';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';
@@ -39,5 +40,6 @@ export const listApiKeysQuery = z
     includeRevoked: queryBooleanSchema.optional(),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
+    ...auditReasonQueryField,
   })
   .strict();

@@ -2,6 +2,9 @@ import { Controller, Delete, Get, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { RequireScope } from '../auth/route-policy';
+import { CurrentAuditContext, withQueryReason } from '../audit/audit-context';
+import { DocumentsAuditReason } from '../audit/audit-reason';
+import type { AuditContext } from '../audit/cross-user-audit';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
@@ -35,10 +38,14 @@ export class ApiKeysController {
 
   @Get()
   @RequireScope('api-keys:read')
-  @ApiOperation({ summary: 'List API keys, newest first (revoked ones with includeRevoked=true)' })
+  @ApiOperation({ summary: 'List API keys, newest first (revoked ones with includeRevoked=true; audited)' })
+  @DocumentsAuditReason()
   @Returns(200, pageJsonSchema(apiKeyJsonSchema), 'One page of keys')
-  list(@ValidQuery(listApiKeysQuery) query: z.output<typeof listApiKeysQuery>): Promise<Page<ApiKeyJson>> {
-    return this.apiKeys.list(query);
+  list(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidQuery(listApiKeysQuery) query: z.output<typeof listApiKeysQuery>,
+  ): Promise<Page<ApiKeyJson>> {
+    return this.apiKeys.list(withQueryReason(context, query.reason), query);
   }
 
   @Delete(':id')

@@ -1,6 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { generateApiKey } from '../auth/api-key-format';
+import { auditActions } from '../audit/audit-actions';
+import { listingFilter } from '../audit/audit-context';
+import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { findOrCreateLocalUser } from '../auth/local-user';
 import type { Page, Repositories } from '@agentdesk/storage';
@@ -10,7 +13,10 @@ import { toApiKeyJson, type ApiKeyJson, type CreatedApiKeyJson } from './api-key
 /** Creating, listing and revoking API keys (admin only). */
 @Injectable()
 export class ApiKeysService {
-  constructor(@Inject(REPOSITORIES) private readonly repositories: Repositories) {}
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
+  ) {}
 
   async create(body: z.output<typeof createApiKeyBody>): Promise<CreatedApiKeyJson> {
     const generated = generateApiKey();
@@ -42,11 +48,16 @@ export class ApiKeysService {
     return { apiKey: toApiKeyJson(stored), key: generated.key };
   }
 
-  async list(query: z.output<typeof listApiKeysQuery>): Promise<Page<ApiKeyJson>> {
+  /** One page of keys; their labels and owners name users, so listing them is audited. */
+  async list(context: AuditContext, query: z.output<typeof listApiKeysQuery>): Promise<Page<ApiKeyJson>> {
     const page = await this.repositories.apiKeys.list(
       { includeRevoked: query.includeRevoked === true },
       { limit: query.limit, cursor: query.cursor ?? null },
     );
+    await this.audit.recordListing(context, auditActions.apiKeysList, {
+      filter: listingFilter(query),
+      count: page.items.length,
+    });
     return { items: page.items.map(toApiKeyJson), nextCursor: page.nextCursor };
   }
 

@@ -4,6 +4,18 @@ export const auditActions = {
   sessionRead: 'admin.session.read',
   /** An admin or viewer read another user's transcript page. */
   sessionMessagesRead: 'admin.session.messages.read',
+  /** An admin or viewer listed sessions beyond their own (details: filter and count). */
+  sessionsList: 'admin.sessions.list',
+  /** An admin or viewer listed users (details: filter and count). */
+  usersList: 'admin.users.list',
+  /** An admin listed API keys, whose labels and owners name users (details: filter and count). */
+  apiKeysList: 'admin.api-keys.list',
+  /** An admin read the audit log, which names users and the reasons their data was read. */
+  auditList: 'admin.audit.list',
+  /** An admin or viewer listed structured-output runs, which hold other principals' prompts. */
+  labRunsList: 'lab.runs.list',
+  /** An admin or viewer read a structured-output run another principal made. */
+  labRunRead: 'lab.run.read',
 } as const;
 
 export type AuditAction = (typeof auditActions)[keyof typeof auditActions];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cursorSchema, dateTimeSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';
+import { auditReasonQueryField } from './audit-reason';
 
 /** `GET /v1/admin/audit`. */
 export const listAuditQuery = z
@@ -13,5 +14,6 @@ export const listAuditQuery = z
     before: dateTimeSchema.optional(),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
+    ...auditReasonQueryField,
   })
   .strict();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AuditEntry } from '@agentdesk/storage';
+import type { AuditEntry, JsonObject } from '@agentdesk/storage';
 
 /** An audit record as the API returns it. */
 export const auditEntryJsonSchema = z.object({
@@ -11,9 +11,16 @@ export const auditEntryJsonSchema = z.object({
   targetUserId: z.string().nullable(),
   sessionId: z.string().nullable(),
   reason: z.string().nullable(),
+  /** The server's own id of the audited request (in its logs and its error body). */
   requestId: z.string().nullable(),
+  /** The client's `X-Request-Id`, untrusted: for correlation with the client's logs only. */
+  clientRequestId: z.string().nullable(),
+  /** What a listing showed: `{ filter, count }`; null for single reads. */
+  details: z.record(z.string(), z.unknown()).nullable(),
 });
-export type AuditEntryJson = z.infer<typeof auditEntryJsonSchema>;
+export type AuditEntryJson = Omit<z.infer<typeof auditEntryJsonSchema>, 'details'> & {
+  details: JsonObject | null;
+};
 
 export function toAuditEntryJson(entry: AuditEntry): AuditEntryJson {
   return {
@@ -26,5 +33,7 @@ export function toAuditEntryJson(entry: AuditEntry): AuditEntryJson {
     sessionId: entry.sessionId,
     reason: entry.reason,
     requestId: entry.requestId,
+    clientRequestId: entry.clientRequestId,
+    details: entry.details,
   };
 }

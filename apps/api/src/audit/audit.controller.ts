@@ -7,22 +7,34 @@ import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorator
 import { ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '../sessions/session-json';
 import type { Page, Repositories } from '@agentdesk/storage';
+import { auditActions } from './audit-actions';
+import { CurrentAuditContext, listingFilter, withQueryReason } from './audit-context';
 import { listAuditQuery } from './audit-inputs';
+import { DocumentsAuditReason } from './audit-reason';
+import { CrossUserAudit, type AuditContext } from './cross-user-audit';
 import { auditEntryJsonSchema, toAuditEntryJson, type AuditEntryJson } from './audit-json';
 
-/** The audit log (admin only). It is append-only: there is no route to change it. */
+/**
+ * The audit log (admin only). It is append-only: there is no route to change it. Reading it is
+ * audited too: its records name users and why their data was read.
+ */
 @ApiTags('admin')
 @ApiKeyAuthenticated()
 @Refuses(400, 401, 403, 429)
 @RequireScope('audit:read')
 @Controller('v1/admin/audit')
 export class AuditController {
-  constructor(@Inject(REPOSITORIES) private readonly repositories: Repositories) {}
+  constructor(
+    @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
+  ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Read the audit log, newest first' })
+  @ApiOperation({ summary: 'Read the audit log, newest first (audited)' })
+  @DocumentsAuditReason()
   @Returns(200, pageJsonSchema(auditEntryJsonSchema), 'One page of audit records')
   async list(
+    @CurrentAuditContext() context: AuditContext,
     @ValidQuery(listAuditQuery) query: z.output<typeof listAuditQuery>,
   ): Promise<Page<AuditEntryJson>> {
     const page = await this.repositories.audit.list(
@@ -36,6 +48,10 @@ export class AuditController {
       },
       { limit: query.limit, cursor: query.cursor ?? null },
     );
+    await this.audit.recordListing(withQueryReason(context, query.reason), auditActions.auditList, {
+      filter: listingFilter(query),
+      count: page.items.length,
+    });
     return { items: page.items.map(toAuditEntryJson), nextCursor: page.nextCursor };
   }
 }

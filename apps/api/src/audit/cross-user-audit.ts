@@ -2,20 +2,33 @@ import { isOwner, type Principal } from '@agentdesk/authz';
 import { Inject, Injectable } from '@nestjs/common';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
-import type { Repositories, Session } from '@agentdesk/storage';
+import type { JsonObject, Repositories, Session } from '@agentdesk/storage';
 import type { AuditAction } from './audit-actions';
 
 /** The request facts an audit record keeps. */
 export interface AuditContext {
   readonly principal: Principal;
+  /** The server's own request id (what the logs carry). */
   readonly requestId: string;
+  /** The client's `X-Request-Id`, untrusted: kept apart, for correlation only. */
+  readonly clientRequestId: string | null;
   readonly reason: string | undefined;
+}
+
+/** What one listing request showed. */
+export interface ListingShown {
+  /** The filter asked for, JSON-safe (dates as ISO strings); paging parameters are left out. */
+  readonly filter: JsonObject;
+  /** How many records the answer returned. */
+  readonly count: number;
+  /** The one user the filter restricts the listing to, if any (`undefined`: several users' data). */
+  readonly targetUserId?: string;
 }
 
 /**
  * Writes the audit record of a cross-user read, and only of a cross-user read: reading one's own
- * session through an admin route is not audited. Called after the data was read and before it
- * is returned, so a failed read leaves no record and a failed write returns no data.
+ * data through an admin route is not audited. Called after the data was read and before it is
+ * returned, so a failed read leaves no record and a failed write returns no data.
  */
 @Injectable()
 export class CrossUserAudit {
@@ -28,16 +41,52 @@ export class CrossUserAudit {
   async recordRead(context: AuditContext, action: AuditAction, session: Session): Promise<boolean> {
     // Ownership without the admin shortcut: the question is whose data this is, not whether access is allowed.
     if (isOwner(session.ownerUserId, context.principal.id)) return false;
+    await this.append(context, action, { targetUserId: session.ownerUserId, sessionId: session.id });
+    return true;
+  }
+
+  /**
+   * One record per listing request, with its filter and count, unless the filter restricts it to
+   * the caller's own data. @returns whether a record was written
+   */
+  async recordListing(context: AuditContext, action: AuditAction, shown: ListingShown): Promise<boolean> {
+    if (shown.targetUserId !== undefined && isOwner(shown.targetUserId, context.principal.id)) return false;
+    await this.append(context, action, {
+      targetUserId: shown.targetUserId ?? null,
+      details: { filter: shown.filter, count: shown.count },
+    });
+    return true;
+  }
+
+  /** The record of reading something no user owns (a lab run) that another principal made. */
+  async recordOtherPrincipalsRecord(
+    context: AuditContext,
+    action: AuditAction,
+    record: { readonly id: string; readonly ownerPrincipalId: string },
+  ): Promise<boolean> {
+    if (record.ownerPrincipalId === context.principal.id) return false;
+    await this.append(context, action, {
+      details: { recordId: record.id, ownerPrincipalId: record.ownerPrincipalId },
+    });
+    return true;
+  }
+
+  private async append(
+    context: AuditContext,
+    action: AuditAction,
+    what: { targetUserId?: string | null; sessionId?: string; details?: JsonObject },
+  ): Promise<void> {
     await this.repositories.audit.append({
       actorPrincipalId: context.principal.id,
       actorApiKeyId: context.principal.apiKeyId,
       action,
-      targetUserId: session.ownerUserId,
-      sessionId: session.id,
+      targetUserId: what.targetUserId ?? null,
+      sessionId: what.sessionId ?? null,
       reason: context.reason ?? null,
       requestId: context.requestId,
+      clientRequestId: context.clientRequestId,
+      details: what.details ?? null,
     });
     this.metrics.auditRecords.inc({ action });
-    return true;
   }
 }

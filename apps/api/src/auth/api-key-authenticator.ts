@@ -10,7 +10,7 @@ import { hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
 import { readCredential } from './credentials';
 
 /** Why a request is not authenticated (a metric label; the client always sees one body). */
-export type AuthenticationFailure = 'missing' | 'malformed' | 'unknown-or-revoked';
+export type AuthenticationFailure = 'missing' | 'malformed' | 'ambiguous' | 'unknown-or-revoked';
 
 /** The outcome of reading a request's credential. */
 export type AuthenticationResult =
@@ -37,12 +37,14 @@ export class ApiKeyAuthenticator {
   ) {}
 
   async authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
-    const credential = readCredential(request.headers);
+    const credential = readCredential(request.raw.rawHeaders);
     switch (credential.kind) {
       case 'none':
         return this.anonymousOrMissing(request);
       case 'malformed':
         return { ok: false, failure: 'malformed' };
+      case 'ambiguous':
+        return { ok: false, failure: 'ambiguous' };
       case 'key':
         return this.authenticateKey(credential.key);
     }

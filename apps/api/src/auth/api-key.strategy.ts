@@ -37,11 +37,11 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy) implements OnModu
   }
 
   async validate(request: FastifyRequest): Promise<Principal> {
-    await this.rateLimits.assertCredentialAttemptsAllowed(request);
+    // A valid key is judged on its own: earlier failures from its address never refuse it.
     const result = await this.authenticator.authenticate(request);
     if (result.ok) return result.principal;
     this.metrics.authenticationFailures.inc({ reason: result.failure });
-    // A request without any credential is not a guess; only presented keys count toward the limit.
+    // A request without any credential is not a guess; only presented credentials count (and may answer 429).
     if (result.failure !== 'missing') await this.rateLimits.recordCredentialFailure(request);
     throw new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
   }

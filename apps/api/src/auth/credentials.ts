@@ -1,42 +1,41 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { rawHeaderValues } from '../http/raw-headers';
 
-/** What a request presents: nothing, something unusable, or one key string. */
+/** What a request presents: nothing, something unusable, more than one credential, or one key string. */
 export type PresentedCredential =
-  { readonly kind: 'none' } | { readonly kind: 'malformed' } | { readonly kind: 'key'; readonly key: string };
+  | { readonly kind: 'none' }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'ambiguous' }
+  | { readonly kind: 'key'; readonly key: string };
+
+/** The headers that can carry a credential (lowercase). */
+export const credentialHeaders = ['authorization', 'x-api-key'] as const;
 
 const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
 
 /**
- * Reads the key from `Authorization: Bearer <key>` or `X-API-Key: <key>`. Both may be sent only
- * if they carry the same key; any other `Authorization` scheme is malformed (never ignored, so a
- * client that thinks it authenticated does not silently fall back to dev mode).
+ * Reads the key from exactly one `Authorization: Bearer <key>` or one `X-API-Key: <key>` header.
+ *
+ * Reads the raw header list (`IncomingMessage.rawHeaders`), not Node's parsed headers: Node keeps
+ * only the first of two `Authorization` headers and comma-joins two `X-API-Key`s, so a request
+ * with a user key and an admin key would be judged by whichever came first. A request presenting
+ * more than one credential — two headers, both header kinds (even with the same key) or a
+ * comma-joined value — is `ambiguous` and refused: the server never picks one for the client.
+ * Any other `Authorization` scheme is malformed (never ignored, so a client that thinks it
+ * authenticated does not silently fall back to dev mode).
  */
-export function readCredential(headers: IncomingHttpHeaders): PresentedCredential {
-  const authorization = singleHeader(headers['authorization']);
-  const apiKeyHeader = singleHeader(headers['x-api-key']);
-  if (authorization === null || apiKeyHeader === null) return { kind: 'malformed' };
-
-  let fromAuthorization: string | undefined;
-  if (authorization !== undefined) {
-    const match = bearer.exec(authorization);
-    if (match === null) return { kind: 'malformed' };
-    fromAuthorization = match[1];
+export function readCredential(rawHeaders: readonly string[]): PresentedCredential {
+  const presented = credentialHeaders.flatMap((name) =>
+    rawHeaderValues(rawHeaders, name).map((value) => ({ name, value })),
+  );
+  if (presented.length === 0) return { kind: 'none' };
+  if (presented.length > 1) return { kind: 'ambiguous' };
+  const { name, value } = presented[0]!;
+  // API keys never contain a comma; a comma means a list of credentials (e.g. joined by a proxy).
+  if (value.includes(',')) return { kind: 'ambiguous' };
+  if (name === 'authorization') {
+    const match = bearer.exec(value);
+    return match === null ? { kind: 'malformed' } : { kind: 'key', key: match[1]! };
   }
-  const fromApiKeyHeader = apiKeyHeader?.trim();
-  if (
-    fromAuthorization !== undefined &&
-    fromApiKeyHeader !== undefined &&
-    fromAuthorization !== fromApiKeyHeader
-  )
-    return { kind: 'malformed' };
-  const key = fromAuthorization ?? fromApiKeyHeader;
-  if (key === undefined) return { kind: 'none' };
+  const key = value.trim();
   return key.length === 0 ? { kind: 'malformed' } : { kind: 'key', key };
-}
-
-/** `undefined` when absent, `null` when repeated (ambiguous), the value otherwise. */
-function singleHeader(value: string | string[] | undefined): string | undefined | null {
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return value.length === 1 ? value[0] : null;
-  return value;
 }

@@ -6,6 +6,8 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { ApiMetrics } from '../metrics/api-metrics';
+import { parseApiKey } from './api-key-format';
+import { readCredential } from './credentials';
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
@@ -17,11 +19,27 @@ export function rateLimitKeyOf(principal: Principal): string {
 }
 
 /**
+ * The bucket a failed credential counts in: the client address and the key id the presented key
+ * names (`no-key-id` for anything that is not a key). A guess at one key from one address fills
+ * its own bucket only: colleagues behind the same NAT who typo their keys, or a scanner trying
+ * random keys, never block anyone else's key.
+ */
+export function credentialFailureBucketOf(request: FastifyRequest): string {
+  const credential = readCredential(request.raw.rawHeaders);
+  const keyId = credential.kind === 'key' ? parseApiKey(credential.key)?.keyId : undefined;
+  return `auth-failures:${request.ip}:${keyId ?? 'no-key-id'}`;
+}
+
+/**
  * Rate limits on @fastify/rate-limit's limiter (`createRateLimit`), called from the global guard
- * because only the guard knows the principal (Fastify hooks run before authentication):
+ * and the passport strategy because only they know the principal (Fastify hooks run before
+ * authentication):
  * - per principal: every authenticated request counts;
- * - per client address: failed credentials count, and once over the limit even a correct key
- *   gets 429 until the window ends (slows down key guessing).
+ * - per (client address, key id): failed credentials count, and once over the limit further
+ *   *failures* answer 429 instead of 401. A valid key is always judged on its own and never
+ *   refused by this limit: an address's failures must not lock out every key used from it.
+ *   (Keys carry 256 random bits, so guessing one is not the threat this limit meets; it slows
+ *   floods of bad keys and makes them visible in `agentdesk_rate_limited_total`.)
  * Counters live in this process (an LRU); with several replicas each enforces its own share.
  */
 @Injectable()
@@ -49,20 +67,20 @@ export class RateLimits {
     }
   }
 
-  /** Throws 429 when this address already failed too many credentials in the window. */
-  async assertCredentialAttemptsAllowed(request: FastifyRequest): Promise<void> {
-    const result = await this.get().authFailures(request, { increment: false });
-    if (!result.isAllowed && result.remaining <= 0 && result.ttl > 0) {
-      this.metrics.rateLimited.inc({ limit: 'auth-failures' });
-      throw new ApiError(ApiErrorCode.RateLimited, 'Too many failed credentials from this address', {
-        retryAfterSeconds: Math.max(1, result.ttlInSeconds),
-      });
-    }
-  }
-
-  /** Counts one failed credential of this address. */
+  /**
+   * Counts one failed credential in its (address, key id) bucket; throws 429 with `Retry-After`
+   * once the bucket is over the limit (the caller answers 401 otherwise).
+   */
   async recordCredentialFailure(request: FastifyRequest): Promise<void> {
-    await this.get().authFailures(request);
+    const result = await this.get().authFailures(request);
+    if (!result.isAllowed && result.isExceeded) {
+      this.metrics.rateLimited.inc({ limit: 'auth-failures' });
+      throw new ApiError(
+        ApiErrorCode.RateLimited,
+        'Too many failed credentials for this key from this address; wait before trying again',
+        { retryAfterSeconds: Math.max(1, result.ttlInSeconds) },
+      );
+    }
   }
 
   // Created lazily: the plugin decorates the Fastify instance when `createApp` registers it.
@@ -80,7 +98,7 @@ export class RateLimits {
         authFailures: fastify.createRateLimit({
           max: authFailuresMax,
           timeWindow: windowMs,
-          keyGenerator: (request) => `auth-failures:${request.ip}`,
+          keyGenerator: credentialFailureBucketOf,
         }),
       };
     }

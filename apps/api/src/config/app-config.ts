@@ -34,7 +34,7 @@ export interface AppConfig {
     /** Requests per principal (API key, or the dev-mode anonymous principal) per window. */
     readonly max: number;
     readonly windowMs: number;
-    /** Failed credentials per client address per window before further attempts get 429. */
+    /** Failed credentials per (client address, key id) per window before further failures get 429 (valid keys always pass). */
     readonly authFailuresMax: number;
   };
   readonly auth: {
@@ -58,7 +58,7 @@ export const configEnvironment = {
   AGENTDESK_BODY_LIMIT_BYTES: 'largest request body in bytes',
   AGENTDESK_RATE_LIMIT_MAX: 'requests per principal per window',
   AGENTDESK_RATE_LIMIT_WINDOW_MS: 'rate-limit window in milliseconds',
-  AGENTDESK_AUTH_FAILURE_LIMIT: 'failed credentials per client address per window',
+  AGENTDESK_AUTH_FAILURE_LIMIT: 'failed credentials per client address and key id per window',
   AGENTDESK_ADMIN_KEY: 'admin API key to ensure at start',
   AGENTDESK_DEV_MODE: 'true to accept requests without a key as the anonymous user',
   LOG_LEVEL: 'log level',

@@ -10,12 +10,18 @@ export enum ApiErrorCode {
   NotFound = 'NOT_FOUND',
   /** No route matches the method and path. */
   RouteNotFound = 'ROUTE_NOT_FOUND',
+  /** The path exists, but not with this method (the answer's `Allow` header lists the methods). */
+  MethodNotAllowed = 'METHOD_NOT_ALLOWED',
   /** The body, a query parameter, a path parameter or a header is invalid. */
   ValidationFailed = 'VALIDATION_FAILED',
   /** The body is larger than the configured limit. */
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   /** The body is not JSON. */
   UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  /** The request line (URL) and headers are larger than the server accepts. */
+  HeadersTooLarge = 'HEADERS_TOO_LARGE',
+  /** The client did not send the whole request in time. */
+  RequestTimeout = 'REQUEST_TIMEOUT',
   /** A uniqueness rule would be broken. */
   Conflict = 'CONFLICT',
   /** The session is closed. */
@@ -44,21 +50,32 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   /** Seconds a rate-limited caller should wait (sent as `Retry-After`). */
   readonly retryAfterSeconds: number | undefined;
+  /** The methods the path does allow (sent as `Allow` with `MethodNotAllowed`). */
+  readonly allowedMethods: readonly string[] | undefined;
 
   constructor(
     code: ApiErrorCode,
     message: string,
-    options: { cause?: unknown; retryAfterSeconds?: number } = {},
+    options: { cause?: unknown; retryAfterSeconds?: number; allowedMethods?: readonly string[] } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.allowedMethods = options.allowedMethods;
   }
 }
 
 /** The one body every 401 carries, so a caller cannot tell a revoked key from an unknown one. */
 export const UNAUTHENTICATED_MESSAGE =
   'A valid API key is required (Authorization: Bearer <key> or X-API-Key: <key>)';
+
+/** What a body in another format is told (every JSON route: the API takes JSON only). */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE =
+  'The body must be JSON sent with Content-Type: application/json (UTF-8)';
+
+/** What an oversized request line or header block is told. */
+export const HEADERS_TOO_LARGE_MESSAGE =
+  'The URL and headers are larger than this server accepts (16 KB): shorten the URL or the headers';
 
 /** The one body every foreign or missing resource carries. */
 export function notFoundError(what: string): ApiError {

@@ -14,6 +14,10 @@ export function httpStatusOf(code: ApiErrorCode): number {
     case ApiErrorCode.NotFound:
     case ApiErrorCode.RouteNotFound:
       return 404;
+    case ApiErrorCode.MethodNotAllowed:
+      return 405;
+    case ApiErrorCode.RequestTimeout:
+      return 408;
     case ApiErrorCode.Conflict:
     case ApiErrorCode.SessionClosed:
       return 409;
@@ -25,6 +29,8 @@ export function httpStatusOf(code: ApiErrorCode): number {
       return 415;
     case ApiErrorCode.RateLimited:
       return 429;
+    case ApiErrorCode.HeadersTooLarge:
+      return 431;
     case ApiErrorCode.Internal:
       return 500;
     case ApiErrorCode.UnknownModel:

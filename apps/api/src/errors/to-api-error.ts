@@ -1,7 +1,13 @@
 import { isAuthzError } from '@agentdesk/authz';
 import { HttpException, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { isStorageError } from '@agentdesk/storage';
-import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from './api-error';
+import {
+  ApiError,
+  ApiErrorCode,
+  HEADERS_TOO_LARGE_MESSAGE,
+  UNAUTHENTICATED_MESSAGE,
+  UNSUPPORTED_MEDIA_TYPE_MESSAGE,
+} from './api-error';
 import { fromAuthzError, fromStorageError } from './domain-errors';
 
 const internalMessage = 'Internal server error';
@@ -43,8 +49,12 @@ function fromStatus(status: number, message: string, cause: unknown): ApiError {
         'The request body is larger than the configured limit',
         { cause },
       );
+    case 408:
+      return new ApiError(ApiErrorCode.RequestTimeout, 'The request was not received in time', { cause });
     case 415:
-      return new ApiError(ApiErrorCode.UnsupportedMediaType, 'Send the body as application/json', { cause });
+      return new ApiError(ApiErrorCode.UnsupportedMediaType, UNSUPPORTED_MEDIA_TYPE_MESSAGE, { cause });
+    case 431:
+      return new ApiError(ApiErrorCode.HeadersTooLarge, HEADERS_TOO_LARGE_MESSAGE, { cause });
     case 429:
       return new ApiError(ApiErrorCode.RateLimited, 'Too many requests', { cause });
     default:

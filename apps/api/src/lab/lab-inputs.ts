@@ -1,3 +1,4 @@
+import { auditReasonQueryField } from '../audit/audit-reason';
 import { z } from 'zod';
 import {
   cursorSchema,
@@ -49,5 +50,9 @@ export const listRunsQuery = z
   .object({
     limit: pageSizeSchema(MAX_RUN_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
+    ...auditReasonQueryField,
   })
   .strict();
+
+/** `GET /v1/admin/structured-output/runs/:id`: the reason for reading another principal's run. */
+export const readRunQuery = z.object({ ...auditReasonQueryField }).strict();

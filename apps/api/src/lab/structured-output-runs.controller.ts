@@ -4,22 +4,32 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { CurrentPrincipal } from '../auth/request-principal';
 import { RequireScope } from '../auth/route-policy';
+import { auditActions } from '../audit/audit-actions';
+import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
+import { DocumentsAuditReason } from '../audit/audit-reason';
+import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '../sessions/session-json';
 import type { Page } from '@agentdesk/storage';
-import { createRunBody, listRunsQuery, type CreateRunBody } from './lab-inputs';
+import { createRunBody, listRunsQuery, readRunQuery, type CreateRunBody } from './lab-inputs';
 import { runJsonSchema, runSummaryJsonSchema, type RunJson, type RunSummaryJson } from './run-json';
 import { StructuredOutputLab } from './structured-output-lab.service';
 
-/** The structured-output lab, for admins and viewers (QA). Runs hold no user data. */
+/**
+ * The structured-output lab, for admins and viewers (QA). Runs hold no end-user data, but they
+ * hold other principals' prompts: listing runs, and reading another principal's run, is audited.
+ */
 @ApiTags('lab')
 @ApiKeyAuthenticated()
 @Refuses(400, 401, 403, 429)
 @Controller('v1/admin/structured-output/runs')
 export class StructuredOutputRunsController {
-  constructor(@Inject(StructuredOutputLab) private readonly lab: StructuredOutputLab) {}
+  constructor(
+    @Inject(StructuredOutputLab) private readonly lab: StructuredOutputLab,
+    @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
+  ) {}
 
   @Post()
   @RequireScope('lab:run')
@@ -42,18 +52,41 @@ export class StructuredOutputRunsController {
 
   @Get()
   @RequireScope('lab:read')
-  @ApiOperation({ summary: 'List structured-output runs, newest first' })
+  @ApiOperation({ summary: 'List structured-output runs, newest first (audited)' })
+  @DocumentsAuditReason()
   @Returns(200, pageJsonSchema(runSummaryJsonSchema), 'One page of runs, each with its targets’ outcomes')
-  list(@ValidQuery(listRunsQuery) query: z.output<typeof listRunsQuery>): Promise<Page<RunSummaryJson>> {
-    return this.lab.list({ limit: query.limit, cursor: query.cursor ?? null });
+  async list(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidQuery(listRunsQuery) query: z.output<typeof listRunsQuery>,
+  ): Promise<Page<RunSummaryJson>> {
+    const page = await this.lab.list({ limit: query.limit, cursor: query.cursor ?? null });
+    await this.audit.recordListing(withQueryReason(context, query.reason), auditActions.labRunsList, {
+      filter: listingFilter(query),
+      count: page.items.length,
+    });
+    return page;
   }
 
   @Get(':id')
   @RequireScope('lab:read')
-  @ApiOperation({ summary: 'Read one structured-output run with every target’s result' })
+  @ApiOperation({
+    summary:
+      'Read one structured-output run with every target’s result (audited when another principal made it)',
+  })
+  @DocumentsAuditReason()
   @Returns(200, runJsonSchema, 'The run')
   @Refuses(404)
-  get(@ValidParam('id', idSchema) id: string): Promise<RunJson> {
-    return this.lab.get(id);
+  async get(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidParam('id', idSchema) id: string,
+    @ValidQuery(readRunQuery) query: z.output<typeof readRunQuery>,
+  ): Promise<RunJson> {
+    const run = await this.lab.get(id);
+    await this.audit.recordOtherPrincipalsRecord(
+      withQueryReason(context, query.reason),
+      auditActions.labRunRead,
+      { id: run.id, ownerPrincipalId: run.actorPrincipalId },
+    );
+    return run;
   }
 }

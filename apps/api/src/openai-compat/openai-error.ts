@@ -192,9 +192,13 @@ function openAITypeAndCode(code: ApiErrorCode): { type: string; code: string | n
     case ApiErrorCode.NotFound:
     case ApiErrorCode.RouteNotFound:
       return { type: 'invalid_request_error', code: 'not_found' };
+    case ApiErrorCode.MethodNotAllowed:
+      return { type: 'invalid_request_error', code: 'method_not_allowed' };
     case ApiErrorCode.ValidationFailed:
     case ApiErrorCode.PayloadTooLarge:
     case ApiErrorCode.UnsupportedMediaType:
+    case ApiErrorCode.HeadersTooLarge:
+    case ApiErrorCode.RequestTimeout:
       return { type: 'invalid_request_error', code: null };
     case ApiErrorCode.Conflict:
     case ApiErrorCode.SessionClosed:
@@ -223,12 +227,13 @@ function openAITypeAndCode(code: ApiErrorCode): { type: string; code: string | n
 export function fromApiError(error: ApiError): OpenAIErrorResponse {
   const { type, code } = openAITypeAndCode(error.code);
   const message = error.code === ApiErrorCode.Unauthenticated ? UNAUTHENTICATED_MESSAGE : error.message;
+  const headers: Record<string, string> = {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.allowedMethods !== undefined) headers['allow'] = error.allowedMethods.join(', ');
   return {
     status: httpStatusOf(error.code),
     body: body(message, type, null, code),
-    ...(error.retryAfterSeconds !== undefined && {
-      headers: { 'retry-after': String(error.retryAfterSeconds) },
-    }),
+    ...(Object.keys(headers).length > 0 && { headers }),
   };
 }
 

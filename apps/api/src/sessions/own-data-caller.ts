@@ -1,16 +1,27 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { END_USER_HEADER } from '../auth/effective-users';
-import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { storedHeaderProblem } from '../http/header-text';
 import { principalOf } from '../auth/request-principal';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { rawHeaderValues } from '../http/raw-headers';
 import type { OwnDataCaller } from './sessions.service';
 
-/** Handler parameter: the principal and the end user it names in `X-End-User-Id`. */
+/**
+ * Handler parameter: the principal and the end user it names in `X-End-User-Id`. The header is
+ * read from the raw list: Node would join two of them into one name ("carol, dave"), so a request
+ * naming more than one end user is refused instead of acting for a user nobody named.
+ */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): OwnDataCaller => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  const header = request.headers[END_USER_HEADER];
-  const requestedUserId = Array.isArray(header) ? header.join(',') : header;
+  const named = rawHeaderValues(request.raw.rawHeaders, END_USER_HEADER);
+  if (named.length > 1) {
+    throw new ApiError(
+      ApiErrorCode.ValidationFailed,
+      `header.${END_USER_HEADER}: send it once (a request acts for one end user); got ${named.length}`,
+    );
+  }
+  const requestedUserId = named[0];
   // The id names (and may create) a stored user: it must arrive as the portal wrote it.
   const problem = requestedUserId === undefined ? undefined : storedHeaderProblem(requestedUserId);
   if (problem !== undefined)

@@ -3,6 +3,7 @@ import type { DatabaseDialect } from '../database-dialect';
 import { initialSchema } from './0001-initial-schema';
 import { agentTurns } from './0002-agent-turns';
 import { idempotencyFingerprints } from './0003-idempotency-fingerprints';
+import { auditClientRequestId } from './0004-audit-client-request-id';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0001-initial-schema': initialSchema(dialect),
     '0002-agent-turns': agentTurns(dialect),
     '0003-idempotency-fingerprints': idempotencyFingerprints(),
+    '0004-audit-client-request-id': auditClientRequestId(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -1,4 +1,5 @@
 import { newId } from '../ids';
+import { toNullableJsonText, type JsonObject } from '../json';
 import { toAuditEntry, type AuditEntry } from '../models/audit-entry';
 import {
   clampPageSize,
@@ -19,6 +20,8 @@ export interface NewAuditEntry {
   readonly sessionId?: string | null;
   readonly reason?: string | null;
   readonly requestId?: string | null;
+  readonly clientRequestId?: string | null;
+  readonly details?: JsonObject | null;
 }
 
 /** Filters of the audit log. Dates: `from` inclusive, `before` exclusive. */
@@ -50,6 +53,8 @@ export class AuditRepository {
         session_id: entry.sessionId ?? null,
         reason: entry.reason ?? null,
         request_id: entry.requestId ?? null,
+        client_request_id: entry.clientRequestId ?? null,
+        details: toNullableJsonText(entry.details),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -17,6 +17,8 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         sessionId: 's-1',
         reason: 'support ticket #42',
         requestId: 'req-1',
+        clientRequestId: 'client-chosen-id',
+        details: { filter: { userId: 'u-alice', label: 'ré' }, count: 3 },
       });
       expect(entry).toEqual({
         id: entry.id,
@@ -28,6 +30,8 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         sessionId: 's-1',
         reason: 'support ticket #42',
         requestId: 'req-1',
+        clientRequestId: 'client-chosen-id',
+        details: { filter: { userId: 'u-alice', label: 'ré' }, count: 3 },
       });
       const minimal = await database.repositories.audit.append({
         actorPrincipalId: 'u-admin',
@@ -39,6 +43,8 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         sessionId: null,
         reason: null,
         requestId: null,
+        clientRequestId: null,
+        details: null,
       });
       expect((await database.repositories.audit.list()).items).toEqual([minimal, entry]);
     });

@@ -8,8 +8,9 @@ import { issueFirstAdminKey } from '../../../src/auth/bootstrap-access';
 import { RegisteredRoutes, RouteInventory } from '../../../src/routes/route-inventory';
 import type { Engine } from '../../support/engines';
 import { testDatabaseFactories } from '../../support/engines';
-import { createLocalUser, issueUserKey } from '../../support/fixtures';
+import { createLocalUser, issuePortalKey, issueUserKey } from '../../support/fixtures';
 import { LogCapture } from '../../support/log-capture';
+import { rawHttp, rawRequest } from '../../support/raw-http';
 import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
 
 /** A controller that forgot its policy: the global guard must refuse it. */
@@ -49,7 +50,6 @@ export function describeAuthAndLimits(engine: Engine): void {
       expect((await get({ authorization: `Bearer ${key}` })).statusCode).toBe(200);
       expect((await get({ authorization: `bearer ${key}` })).statusCode).toBe(200);
       expect((await get({ 'x-api-key': key })).statusCode).toBe(200);
-      expect((await get({ authorization: `Bearer ${key}`, 'x-api-key': key })).statusCode).toBe(200);
 
       const other = generateApiKey().key;
       const refused: Array<Record<string, string>> = [
@@ -57,6 +57,9 @@ export function describeAuthAndLimits(engine: Engine): void {
         { authorization: `Basic ${Buffer.from(`alice:${key}`).toString('base64')}` },
         { authorization: 'Bearer' },
         { authorization: `Bearer ${key}`, 'x-api-key': other },
+        // Two credentials are refused even when they are the same key: the server never picks one.
+        { authorization: `Bearer ${key}`, 'x-api-key': key },
+        { 'x-api-key': `${key}, ${key}` },
         { 'x-api-key': other },
         { 'x-api-key': key.slice(0, -1) },
         { 'x-api-key': `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}` },
@@ -287,30 +290,150 @@ export function describeAuthAndLimits(engine: Engine): void {
       expect((await test.request({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     });
 
-    it('slows down key guessing: too many failed credentials from one address get 429', async () => {
+    it('a request presenting more than one credential is refused, whichever comes first (raw HTTP)', async () => {
+      const test = await start({ AGENTDESK_DEV_MODE: 'true' });
+      const user = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'alice'),
+      );
+      const admin = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'boss'),
+        'admin',
+      );
+      const url = await test.api.listen();
+      const status = async (path: string, headers: Array<readonly [string, string]>) =>
+        (await rawHttp(url, rawRequest(`GET ${path} HTTP/1.1`, [['Host', 'localhost'], ...headers]))).status;
+
+      // One credential: judged as usual.
+      expect(await status('/v1/admin/audit', [['Authorization', `Bearer ${admin.key}`]])).toBe(200);
+      expect(await status('/v1/sessions', [['X-API-Key', user.key]])).toBe(200);
+      const ambiguous: Array<Array<readonly [string, string]>> = [
+        [
+          ['Authorization', `Bearer ${user.key}`],
+          ['Authorization', `Bearer ${admin.key}`],
+        ],
+        [
+          ['Authorization', `Bearer ${admin.key}`],
+          ['authorization', `Bearer ${user.key}`],
+        ],
+        [
+          ['Authorization', `Bearer ${admin.key}`],
+          ['Authorization', `Bearer ${admin.key}`],
+        ],
+        [
+          ['Authorization', `Bearer ${admin.key}`],
+          ['X-API-Key', admin.key],
+        ],
+        [
+          ['X-API-Key', user.key],
+          ['Authorization', `Bearer ${admin.key}`],
+        ],
+        [
+          ['X-API-Key', admin.key],
+          ['X-Api-Key', user.key],
+        ],
+        [['X-API-Key', `${admin.key}, ${user.key}`]],
+        [['X-API-Key', `${admin.key},${user.key}`]],
+        [['Authorization', `Bearer ${admin.key}, Bearer ${user.key}`]],
+        [['Authorization', `Bearer ${admin.key},${user.key}`]],
+        // An empty second header is still a second credential; dev mode never falls back to anonymous.
+        [
+          ['Authorization', `Bearer ${admin.key}`],
+          ['X-API-Key', ''],
+        ],
+      ];
+      for (const headers of ambiguous) {
+        for (const path of ['/v1/admin/audit', '/v1/sessions']) {
+          expect(await status(path, headers), `${path} ${JSON.stringify(headers)}`).toBe(401);
+        }
+      }
+      const metrics = await test.request({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/agentdesk_authentication_failures_total\{reason="ambiguous"\} 22/);
+    });
+
+    it('a trusted portal naming two end users in one request is refused, not joined into one name (raw HTTP)', async () => {
+      const test = await start();
+      const portal = await issuePortalKey(test.api.repositories, 'shop', true);
+      const url = await test.api.listen();
+      const send = (method: 'GET' | 'POST', names: string[]) =>
+        rawHttp(
+          url,
+          rawRequest(
+            `${method} /v1/sessions HTTP/1.1`,
+            [
+              ['Host', 'localhost'],
+              ['Authorization', `Bearer ${portal.key}`],
+              ...names.map((name) => ['X-End-User-Id', name] as const),
+              ...(method === 'POST'
+                ? ([
+                    ['Content-Type', 'application/json'],
+                    ['Content-Length', '2'],
+                  ] as const)
+                : []),
+            ],
+            method === 'POST' ? '{}' : '',
+          ),
+        );
+      for (const method of ['GET', 'POST'] as const) {
+        const refused = await send(method, ['carol', 'dave']);
+        expect(refused.status, method).toBe(400);
+        expect(refused.json<{ error: { message: string } }>().error.message).toContain('x-end-user-id');
+      }
+      expect(await test.api.repositories.users.findByExternalId('shop', 'carol, dave')).toBeUndefined();
+      expect((await send('POST', ['carol'])).status).toBe(201);
+      // One header whose value holds a comma is one (odd) name, judged as such.
+      expect((await send('GET', ['carol, dave'])).status).toBe(200);
+    });
+
+    it('failed credentials never lock out a valid key from the same address; guessing one key id gets 429', async () => {
       const test = await start({ AGENTDESK_AUTH_FAILURE_LIMIT: '3' });
       const alice = await issueUserKey(
         test.api.repositories,
         await createLocalUser(test.api.repositories, 'alice'),
       );
+      const bob = await issueUserKey(
+        test.api.repositories,
+        await createLocalUser(test.api.repositories, 'bob'),
+      );
+      const fromOffice = (key: string | undefined) =>
+        test.api.app.inject({
+          method: 'GET',
+          url: '/v1/sessions',
+          remoteAddress: '203.0.113.7',
+          headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+        });
       // Requests without any key are not guesses.
-      for (let index = 0; index < 5; index += 1)
-        expect((await test.request({ method: 'GET', url: '/v1/sessions' })).statusCode).toBe(401);
-      for (let index = 0; index < 3; index += 1) {
-        expect(
-          (await test.request({ method: 'GET', url: '/v1/sessions', key: generateApiKey().key })).statusCode,
-        ).toBe(401);
+      for (let index = 0; index < 5; index += 1) expect((await fromOffice(undefined)).statusCode).toBe(401);
+      // Fifty bad keys from one address (a whole office behind one NAT, or a scanner)…
+      for (let index = 0; index < 50; index += 1) {
+        const status = (await fromOffice(index % 2 === 0 ? generateApiKey().key : 'not-a-key')).statusCode;
+        expect([401, 429]).toContain(status);
       }
-      const blocked = await test.request({ method: 'GET', url: '/v1/sessions', key: alice.key });
-      expect(blocked.statusCode).toBe(429);
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // …then every valid key from that address still works.
+      expect((await fromOffice(alice.key)).statusCode).toBe(200);
+      expect((await fromOffice(bob.key)).statusCode).toBe(200);
+
+      // A brute force against one key id: the first failures are 401, then 429 with Retry-After.
+      const guess = () => generateApiKey(alice.stored.id).key;
+      for (let index = 0; index < 3; index += 1) expect((await fromOffice(guess())).statusCode).toBe(401);
+      const limited = await fromOffice(guess());
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json<{ error: { code: string } }>().error.code).toBe('RATE_LIMITED');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // The key's owner is still judged on their own key, and other key ids are not affected.
+      expect((await fromOffice(alice.key)).statusCode).toBe(200);
+      expect((await fromOffice(generateApiKey(bob.stored.id).key)).statusCode).toBe(401);
+      // Another address guessing the same key id has its own budget.
       const elsewhere = await test.api.app.inject({
         method: 'GET',
         url: '/v1/sessions',
-        headers: { authorization: `Bearer ${alice.key}` },
-        remoteAddress: '127.0.0.2',
+        headers: { authorization: `Bearer ${guess()}` },
+        remoteAddress: '198.51.100.9',
       });
-      expect(elsewhere.statusCode).toBe(200);
+      expect(elsewhere.statusCode).toBe(401);
+      const metrics = await test.request({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(/agentdesk_rate_limited_total\{limit="auth-failures"\} [1-9]/);
     });
 
     it('refuses bodies over the configured limit with 413, over a real socket too', async () => {
@@ -456,27 +579,36 @@ export function describeAuthAndLimits(engine: Engine): void {
       expect((await test.api.repositories.sessions.listForOwner(alice.id)).items).toHaveLength(1);
     });
 
-    it('carries a request id through the response header, the error body and the logs', async () => {
+    it('carries the server’s own request id through the response header, the error body and the logs; a client’s id is only logged beside it', async () => {
       const test = await start();
       const generated = await test.request({ method: 'GET', url: '/v1/sessions' });
       const id = generated.headers['x-request-id'];
-      expect(typeof id).toBe('string');
+      expect(String(id)).toMatch(/^[0-9a-f-]{36}$/);
       expect(generated.json<{ error: { requestId: string } }>().error.requestId).toBe(id);
       expect(test.logs.lines.some((line) => line.includes(`"requestId":"${String(id)}"`))).toBe(true);
 
-      const propagated = await test.request({
+      // A client cannot choose the request id (it could name another request's): it is logged apart.
+      const chosen = await test.request({
         method: 'GET',
-        url: '/healthz',
+        url: '/v1/sessions',
         headers: { 'x-request-id': 'proxy-abc.123' },
       });
-      expect(propagated.headers['x-request-id']).toBe('proxy-abc.123');
-      const replaced = await test.request({
+      const serverId = String(chosen.headers['x-request-id']);
+      expect(serverId).not.toBe('proxy-abc.123');
+      expect(serverId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(chosen.json<{ error: { requestId: string } }>().error.requestId).toBe(serverId);
+      const logged = test.logs.lines.filter((line) => line.includes(`"requestId":"${serverId}"`));
+      expect(logged.length).toBeGreaterThan(0);
+      expect(logged.every((line) => line.includes('"clientRequestId":"proxy-abc.123"'))).toBe(true);
+      expect(test.logs.lines.some((line) => line.includes('"requestId":"proxy-abc.123"'))).toBe(false);
+
+      const malformed = await test.request({
         method: 'GET',
         url: '/healthz',
         headers: { 'x-request-id': 'bad id with spaces' },
       });
-      expect(replaced.headers['x-request-id']).not.toBe('bad id with spaces');
-      expect(String(replaced.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+      expect(String(malformed.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+      expect(test.logs.text()).not.toContain('bad id with spaces');
     });
 
     it('denies by default: a route without a policy is refused and reported by the inventory', async () => {

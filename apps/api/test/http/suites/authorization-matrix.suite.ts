@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Role, Scope } from '@agentdesk/authz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
@@ -31,8 +32,12 @@ interface RouteExpectation {
   readonly reach: 'own' | 'any';
   readonly target: Target;
   readonly success: number;
-  /** Cross-user reads write exactly one audit record (and nothing else writes one). */
-  readonly audited?: boolean;
+  /**
+   * What the route audits; nothing else writes a record. `session-read`: one record when the
+   * session is another user's; `listing`: one record per successful listing (filter and count);
+   * `run-read`: one record when another principal made the run.
+   */
+  readonly audit?: { readonly kind: 'session-read' | 'listing' | 'run-read'; readonly action: string };
   readonly body?: (unique: string) => unknown;
   /** OpenAI-compatible routes answer errors in OpenAI's shape, so OpenAI clients can read them. */
   readonly errorShape?: 'agentdesk' | 'openai';
@@ -145,6 +150,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'collection',
     success: 200,
+    audit: { kind: 'listing', action: 'lab.runs.list' },
   },
   'GET /v1/admin/structured-output/runs/:id': {
     scope: 'lab:read',
@@ -152,6 +158,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'lab-run',
     success: 200,
+    audit: { kind: 'run-read', action: 'lab.run.read' },
   },
   'GET /v1/admin/sessions': {
     scope: 'sessions:read-any',
@@ -159,6 +166,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'collection',
     success: 200,
+    audit: { kind: 'listing', action: 'admin.sessions.list' },
   },
   'GET /v1/admin/sessions/:id': {
     scope: 'messages:read-any',
@@ -166,7 +174,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'session',
     success: 200,
-    audited: true,
+    audit: { kind: 'session-read', action: 'admin.session.read' },
   },
   'GET /v1/admin/sessions/:id/messages': {
     scope: 'messages:read-any',
@@ -174,7 +182,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'session',
     success: 200,
-    audited: true,
+    audit: { kind: 'session-read', action: 'admin.session.messages.read' },
   },
   'GET /v1/admin/users': {
     scope: 'users:read',
@@ -182,6 +190,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'collection',
     success: 200,
+    audit: { kind: 'listing', action: 'admin.users.list' },
   },
   'GET /v1/admin/api-keys': {
     scope: 'api-keys:read',
@@ -189,6 +198,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'collection',
     success: 200,
+    audit: { kind: 'listing', action: 'admin.api-keys.list' },
   },
   'POST /v1/admin/api-keys': {
     scope: 'api-keys:write',
@@ -211,6 +221,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'collection',
     success: 200,
+    audit: { kind: 'listing', action: 'admin.audit.list' },
   },
 };
 
@@ -374,6 +385,8 @@ interface Mismatch {
 }
 
 const auditReason = 'matrix: QA check';
+/** Every matrix request carries a client request id: audit records must keep it apart from the server's. */
+const clientRequestId = 'matrix-client-request-id';
 
 export function describeAuthorizationMatrix(engine: Engine): void {
   describe(`authorization matrix (${engine})`, () => {
@@ -472,6 +485,7 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             const headers: Record<string, string> = {
               ...caller.headers(fixtures),
               'x-audit-reason': auditReason,
+              'x-request-id': clientRequestId,
             };
             if (body !== undefined) headers['content-type'] = 'application/json';
             const response = await test.api.app.inject({
@@ -503,9 +517,10 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             }
 
             const written = await auditEntriesSince(fixtures.repositories, auditMarker);
-            const crossUser = resourceCase === 'foreign';
+            const audit = expectation.audit;
+            const succeeded = response.statusCode === expectation.success;
             const mustAudit =
-              expectation.audited === true && response.statusCode === expectation.success && crossUser;
+              audit !== undefined && succeeded && (audit.kind === 'listing' || resourceCase === 'foreign');
             if (!mustAudit && written.length > 0) {
               mismatches.push({
                 cell,
@@ -515,23 +530,35 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             }
             if (mustAudit) {
               const actor = caller.actor?.(fixtures);
+              const serverRequestId = response.headers['x-request-id'];
               const expectedEntry = {
+                action: audit.action,
                 actorPrincipalId: actor?.principalId,
                 actorApiKeyId: actor?.apiKeyId,
-                targetUserId: resource.ownerUserId,
-                sessionId: resource.id,
+                targetUserId: audit.kind === 'session-read' ? resource.ownerUserId : null,
+                sessionId: audit.kind === 'session-read' ? resource.id : null,
                 reason: auditReason,
-                requestId: response.headers['x-request-id'],
+                requestId: serverRequestId,
+                clientRequestId,
+                details:
+                  audit.kind === 'listing'
+                    ? { filter: {}, count: response.json<{ items: unknown[] }>().items.length }
+                    : audit.kind === 'run-read'
+                      ? { recordId: resource.id, ownerPrincipalId: caller.foreign(fixtures).id }
+                      : null,
               };
               const actual = written.map((entry) => ({
+                action: entry.action,
                 actorPrincipalId: entry.actorPrincipalId,
                 actorApiKeyId: entry.actorApiKeyId,
                 targetUserId: entry.targetUserId,
                 sessionId: entry.sessionId,
                 reason: entry.reason,
                 requestId: entry.requestId,
+                clientRequestId: entry.clientRequestId,
+                details: entry.details,
               }));
-              if (JSON.stringify(actual) !== JSON.stringify([expectedEntry])) {
+              if (!isDeepStrictEqual(actual, [expectedEntry]) || serverRequestId === clientRequestId) {
                 mismatches.push({
                   cell,
                   expected: `one audit record ${JSON.stringify(expectedEntry)}`,

@@ -340,30 +340,117 @@ export function describeSessionsAndAdmin(engine: Engine): void {
       expect((await test.api.repositories.audit.list({ sessionId: session.id })).items).toHaveLength(2);
     });
 
-    it('admins and viewers list every user’s sessions with filters, and users', async () => {
+    it('admins and viewers list every user’s sessions with filters, and users; every cross-user listing is audited once, with its filter and count', async () => {
       const bob = await createLocalUser(test.api.repositories, 'bob');
       await createSession(test.api.repositories, alice, 'alpha');
       test.database.clock.advance(1000);
       const beta = await createSession(test.api.repositories, bob, 'beta');
       await test.api.repositories.sessions.close(bob.id, beta.id);
 
-      const labels = async (query: string) =>
-        (await test.request({ method: 'GET', url: `/v1/admin/sessions?${query}`, key: viewerKey.key }))
-          .json<PageBody<SessionBody>>()
-          .items.map((item) => item.label);
+      const listings: Array<{ requestId: string; query: string; count: number }> = [];
+      const labels = async (query: string) => {
+        const response = await test.request({
+          method: 'GET',
+          url: `/v1/admin/sessions?${query}`,
+          key: viewerKey.key,
+          headers: { 'x-audit-reason': 'weekly QA', 'x-request-id': 'client-chosen' },
+        });
+        const items = response.json<PageBody<SessionBody>>().items;
+        listings.push({ requestId: String(response.headers['x-request-id']), query, count: items.length });
+        return items.map((item) => item.label);
+      };
       expect(await labels('')).toEqual(['beta', 'alpha']);
       expect(await labels(`userId=${alice.id}`)).toEqual(['alpha']);
-      expect(await labels('status=closed')).toEqual(['beta']);
-      expect(await labels('label=ALP')).toEqual(['alpha']);
-      expect((await test.api.repositories.audit.list()).items).toEqual([]);
+      expect(await labels('status=closed&limit=5')).toEqual(['beta']);
+      expect(await labels('label=ALP&createdFrom=2000-01-01T00:00:00Z')).toEqual(['alpha']);
+      expect(await labels('label=nothing-matches')).toEqual([]);
+
+      const records = (await test.api.repositories.audit.list({ action: 'admin.sessions.list' })).items;
+      expect(records.map((record) => record.requestId).reverse()).toEqual(
+        listings.map((listing) => listing.requestId),
+      );
+      expect(
+        records.map((record) => ({
+          actor: record.actorPrincipalId,
+          key: record.actorApiKeyId,
+          target: record.targetUserId,
+          reason: record.reason,
+          client: record.clientRequestId,
+          details: record.details,
+        })),
+      ).toEqual(
+        [
+          { filter: {}, count: 2 },
+          { filter: { userId: alice.id }, count: 1 },
+          { filter: { status: 'closed' }, count: 1 },
+          { filter: { label: 'ALP', createdFrom: '2000-01-01T00:00:00.000Z' }, count: 1 },
+          { filter: { label: 'nothing-matches' }, count: 0 },
+        ]
+          .map((details, index) => ({
+            actor: viewerKey.stored.ownerUserId,
+            key: viewerKey.stored.id,
+            target: index === 1 ? alice.id : null,
+            reason: 'weekly QA',
+            client: 'client-chosen',
+            details,
+          }))
+          .reverse(),
+      );
+      // The server's own id, never the client's, is the audited request id.
+      expect(records.every((record) => record.requestId !== 'client-chosen')).toBe(true);
+
+      // Filtered to the caller's own user, a listing shows no one else's data: not audited.
+      const own = await test.request({
+        method: 'GET',
+        url: `/v1/admin/sessions?userId=${adminKey.stored.ownerUserId}`,
+        key: adminKey.key,
+      });
+      expect(own.statusCode).toBe(200);
+      // A refused listing leaves no record.
+      const refused = await test.request({
+        method: 'GET',
+        url: '/v1/admin/sessions?status=x',
+        key: viewerKey.key,
+      });
+      expect(refused.statusCode).toBe(400);
+      expect((await test.api.repositories.audit.list({ action: 'admin.sessions.list' })).items).toHaveLength(
+        5,
+      );
 
       const users = await test.request({
         method: 'GET',
-        url: '/v1/admin/users?search=bo',
+        url: '/v1/admin/users?search=bo&reason=find%20bob',
         key: viewerKey.key,
       });
       expect(users.json<PageBody<{ externalId: string }>>().items.map((item) => item.externalId)).toEqual([
         'bob',
+      ]);
+      const userListings = (await test.api.repositories.audit.list({ action: 'admin.users.list' })).items;
+      expect(userListings).toMatchObject([
+        {
+          actorPrincipalId: viewerKey.stored.ownerUserId,
+          targetUserId: null,
+          reason: 'find bob',
+          clientRequestId: null,
+          requestId: users.headers['x-request-id'],
+          details: { filter: { search: 'bo' }, count: 1 },
+        },
+      ]);
+
+      // Reading the audit log is audited too, and the API shows both request ids.
+      const log = await test.request({
+        method: 'GET',
+        url: '/v1/admin/audit?action=admin.users.list',
+        key: adminKey.key,
+      });
+      expect(log.json<PageBody<Record<string, unknown>>>().items).toMatchObject([
+        { clientRequestId: null, details: { filter: { search: 'bo' }, count: 1 } },
+      ]);
+      expect((await test.api.repositories.audit.list({ action: 'admin.audit.list' })).items).toMatchObject([
+        {
+          details: { filter: { action: 'admin.users.list' }, count: 1 },
+          requestId: log.headers['x-request-id'],
+        },
       ]);
     });
 

@@ -1,0 +1,3 @@
+import { describeHttpBoundary } from './suites/http-boundary.suite';
+
+describeHttpBoundary('postgres');
