@@ -4,6 +4,7 @@ import { describeAiSdkCases } from './ai-sdk.cases';
 import { useCompatApi } from './compat-context';
 import { describeErrorCases } from './errors.cases';
 import { describeLangChainCases } from './langchain.cases';
+import { describeModelOutputCases } from './model-output.cases';
 import { describeRoutesAndLimits } from './routes-and-limits.cases';
 import { describeOpenAISdkCases } from './openai-sdk.cases';
 
@@ -19,6 +20,7 @@ export function describeOpenAICompat(engine: Engine): void {
     describeLangChainCases(context);
     describeAiSdkCases(context);
     describeErrorCases(context);
+    describeModelOutputCases(context);
   });
   describe(`OpenAI-compatible API with routes and limits (${engine})`, () => {
     describeRoutesAndLimits(engine);
