@@ -80,7 +80,8 @@ export class AnswerTextGate {
 
   /** True while text is held only in case of a refusal (see {@link refusalHoldMilliseconds}). */
   get holdingForRefusal(): boolean {
-    return this.#held.length > 0 && !this.#streaming && !this.#holdToEnd;
+    const jsonStartPending = this.#requestedJson !== undefined && !this.#jsonStartChecked;
+    return this.#held.length > 0 && !this.#streaming && !this.#holdToEnd && !jsonStartPending;
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   toOpenAICompletion,
   toOpenAIFinishReason,
   toOpenAIUsage,
+  releaseHeldText,
   type ChunkContext,
 } from './to-openai-response';
 import { AnswerTextGate, refusalHoldCharacters } from './answer-text-gate';
@@ -333,6 +334,20 @@ describe('toOpenAIChunks: refusals and JSON', () => {
     expect(() => toOpenAIChunks({ type: 'finish', result: prose }, chunkContext)).toThrow(
       InvalidModelOutputError,
     );
+  });
+
+  it('keeps text whose JSON start is still unknown held, even past the refusal wait', () => {
+    const chunkContext = anthropic({ requestedJson: 'json_object' });
+    expect(toOpenAIChunks({ type: 'text-delta', text: '  ' }, chunkContext)).toEqual([]);
+    expect(chunkContext.answerText.holdingForRefusal).toBe(false);
+    expect(releaseHeldText(chunkContext)).toEqual([]);
+    expect(toOpenAIChunks({ type: 'text-delta', text: '{"a":1}' }, chunkContext)).toEqual([]);
+    expect(chunkContext.answerText.holdingForRefusal).toBe(true);
+    expect(deltas(releaseHeldText(chunkContext))).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: '  ' },
+      { content: '{"a":1}' },
+    ]);
   });
 
   it('streams JSON that starts like JSON, and sends a fenced answer as the parsed JSON at the end', () => {
