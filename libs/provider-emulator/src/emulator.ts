@@ -58,8 +58,10 @@ export interface ProviderEmulator {
  *
  * Every request is validated the way the real API validates it (strict JSON schemas, tool-call
  * pairing, removed parameters, Gemini's schema subset…) and rejected with that provider's exact
- * error body. Valid requests get the first matching scripted reply, or, with none queued, a short
- * deterministic text (or JSON conforming to the request's schema), so load tests need no script.
+ * error body. Valid requests get the first matching scripted reply, or, with none queued, the
+ * answer of a small deterministic model that honours the request: forced tool choices get a call
+ * with schema-conforming arguments, JSON requests get JSON (conforming to the schema), tool results
+ * get text that quotes them, anything else a short text (see `reply/default-answer.ts`).
  *
  * ```ts
  * const emulator = await startProviderEmulator();

@@ -18,7 +18,7 @@ export type {
   UsageOverride,
 } from './script/scripted-reply';
 export { scriptedReplySchema, parseScriptedReplies } from './script/scripted-reply-schema';
-export { defaultReplyText } from './reply/reply-plan';
+export { defaultReplyText } from './reply/default-answer';
 export { jsonFromSchema } from './json-from-schema';
 export {
   findStrictSchemaViolation,

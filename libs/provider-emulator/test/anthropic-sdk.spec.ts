@@ -197,7 +197,10 @@ describe('Anthropic messages: tool use', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'sunny' }] },
       ],
     });
-    expect(message.content).toEqual([{ type: 'text', text: defaultReplyText }]);
+    // With the result in, the default model answers in text that quotes it.
+    expect(message.content).toEqual([
+      { type: 'text', text: 'Here is what the tool result says: get_weather returned sunny' },
+    ]);
   });
 });
 

@@ -196,7 +196,7 @@ describe('Gemini function calls', () => {
         { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { sky: 'clear' } } }] },
       ],
     });
-    expect(response.text()).toBe(defaultReplyText);
+    expect(response.text()).toBe('Here is what the tool result says: get_weather returned {"sky":"clear"}');
   });
 });
 

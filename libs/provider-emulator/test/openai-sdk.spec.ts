@@ -217,7 +217,9 @@ describe('OpenAI chat completions: tool calls', () => {
         { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
       ],
     });
-    expect(completion.choices[0]?.message.content).toBe(defaultReplyText);
+    expect(completion.choices[0]?.message.content).toBe(
+      'Here is what the tool result says: get_weather returned sunny',
+    );
   });
 });
 

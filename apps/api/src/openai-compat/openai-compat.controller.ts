@@ -21,7 +21,9 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../core/tokens';
 import { ApiKeyAuthenticated } from '../http/openapi-decorators';
 import { openApiSchemaOf } from '../http/openapi-schema';
+import { AnswerTextGate } from './answer-text-gate';
 import { chatCompletionRequestSchema } from './chat-completion-request';
+import { assertJsonAnswer, requestedJsonOf } from './json-answer';
 import { listServedModels, type OpenAIModelList } from './model-list';
 import {
   OpenAICompatError,
@@ -72,7 +74,9 @@ export class OpenAICompatController {
       'OpenAI’s request and `chat.completion` response; `stream: true` sends `chat.completion.chunk` SSE ending with ' +
       '`data: [DONE]` (usage in a last chunk with `stream_options.include_usage`). `response_format` works on every ' +
       'provider: `message.content` is then the post-processed JSON (for strict schemas with the nulls of optional ' +
-      'fields removed), the value that validates against the schema sent. Errors use OpenAI’s error body.',
+      'fields removed), the value that validates against the schema sent; a model that answers something else ' +
+      '(e.g. prose) is a 502 `invalid_model_output`, never prose labelled as JSON. Refusals come as `refusal` ' +
+      '(streamed as `delta.refusal`) with `content: null`. Errors use OpenAI’s error body.',
   })
   @ApiBody({ schema: openApiSchemaOf(chatCompletionRequestSchema) })
   @ApiResponse({
@@ -91,7 +95,8 @@ export class OpenAICompatController {
     const parsed = chatCompletionRequestSchema.safeParse(rawBody);
     if (!parsed.success) throw new OpenAICompatError(fromValidationError(parsed.error));
     const body = parsed.data;
-    const { client } = this.router.resolve(body.model);
+    const { client, provider } = this.router.resolve(body.model);
+    const requestedJson = requestedJsonOf(body);
     // The client going away cancels the provider call.
     const disconnect = new AbortController();
     reply.raw.once('close', () => {
@@ -104,10 +109,9 @@ export class OpenAICompatController {
     };
     try {
       if (!body.stream) {
-        return toOpenAICompletion(
-          await executeChatCompletion(client, { ...options, stream: false }),
-          body.model,
-        );
+        const result = await executeChatCompletion(client, { ...options, stream: false });
+        assertJsonAnswer(result, requestedJson);
+        return toOpenAICompletion(result, body.model);
       }
       const context = {
         id: newCompletionId(),
@@ -115,6 +119,8 @@ export class OpenAICompatController {
         model: body.model,
         includeUsage: body.stream_options?.include_usage === true,
         toolIndexes: new Map<number, number>(),
+        requestedJson,
+        answerText: new AnswerTextGate({ provider, requestedJson }),
       };
       const parts = executeChatCompletion(client, { ...options, stream: true });
       await sendCompletionStream(parts, context, {

@@ -6,6 +6,7 @@ import { ApiErrorCode, UNAUTHENTICATED_MESSAGE, type ApiError } from '../errors/
 import { assertNever } from '../errors/assert-never';
 import { httpStatusOf } from '../errors/http-status';
 import { toApiError } from '../errors/to-api-error';
+import { InvalidModelOutputError } from './json-answer';
 
 /** OpenAI's error body, which every OpenAI-compatible client knows how to read. */
 export const openAIErrorBodySchema = z
@@ -179,6 +180,9 @@ export function fromFailure(error: unknown): OpenAIErrorResponse | undefined {
     };
   }
   if (error instanceof ProviderError) return fromProviderError(error);
+  if (error instanceof InvalidModelOutputError) {
+    return { status: 502, body: body(error.message, 'server_error', null, 'invalid_model_output') };
+  }
   return undefined;
 }
 
@@ -255,5 +259,6 @@ export function agentDeskCodeOf(exception: unknown): ApiErrorCode {
   if (exception instanceof ProviderError) {
     return exception.code === 'timeout' ? ApiErrorCode.UpstreamTimeout : ApiErrorCode.UpstreamFailed;
   }
+  if (exception instanceof InvalidModelOutputError) return ApiErrorCode.UpstreamFailed;
   return toApiError(exception).code;
 }

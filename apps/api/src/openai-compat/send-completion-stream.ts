@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER } from '../http/request-id';
 import { toOpenAIError } from './openai-error';
 import { OpenAISseWriter } from './openai-sse-writer';
-import { toOpenAIChunks, type ChunkContext } from './to-openai-response';
+import { refusalHoldMilliseconds } from './answer-text-gate';
+import { releaseHeldText, toOpenAIChunks, type ChunkContext } from './to-openai-response';
 
 /** Where a stream goes and what stops it. */
 export interface StreamTarget {
@@ -16,10 +17,11 @@ export interface StreamTarget {
 }
 
 /**
- * Sends typed stream parts as `chat.completion.chunk` SSE. The response starts with the first part
- * after the provider answered (the role chunk is held until then), so a failure of the call itself
- * — after the retries — still throws here and becomes a JSON error with its status. Later failures
- * are sent as OpenAI's in-stream error event; a disconnect just ends the response.
+ * Sends typed stream parts as `chat.completion.chunk` SSE. The response starts with the first
+ * chunk there is to send, so a failure before it — of the call itself after the retries, or an
+ * answer that is not the JSON asked for while its text was still held — throws here and becomes a
+ * JSON error with its status. Later failures are sent as OpenAI's in-stream error event; a
+ * disconnect just ends the response.
  */
 export async function sendCompletionStream(
   parts: AsyncIterable<ChatStreamPart>,
@@ -27,23 +29,25 @@ export async function sendCompletionStream(
   target: StreamTarget,
 ): Promise<void> {
   const writer = new OpenAISseWriter(target.reply.raw, { [REQUEST_ID_HEADER]: target.request.id });
-  const held: object[] = [];
   const start = () => {
     if (writer.started) return;
     // From here on Nest must not answer: the handler owns the raw response.
     target.reply.hijack();
     writer.open();
-    writer.write(held);
   };
+  const send = (chunks: object[]) => {
+    if (chunks.length === 0) return;
+    start();
+    writer.write(chunks);
+  };
+  // Text held in case the answer is a refusal goes out after a short wait at most.
+  let releaseTimer: NodeJS.Timeout | undefined;
   try {
     for await (const part of parts) {
-      const chunks = toOpenAIChunks(part, context);
-      if (part.type === 'warnings') {
-        held.push(...chunks);
-        continue;
+      send(toOpenAIChunks(part, context));
+      if (releaseTimer === undefined && context.answerText.holdingForRefusal) {
+        releaseTimer = setTimeout(() => send(releaseHeldText(context)), refusalHoldMilliseconds);
       }
-      start();
-      writer.write(chunks);
     }
   } catch (error) {
     if (!writer.started) throw error;
@@ -58,6 +62,8 @@ export async function sendCompletionStream(
     );
     writer.fail(failure.body);
     return;
+  } finally {
+    clearTimeout(releaseTimer);
   }
   start();
   writer.done();

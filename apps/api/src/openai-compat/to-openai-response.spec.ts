@@ -6,8 +6,11 @@ import {
   toOpenAICompletion,
   toOpenAIFinishReason,
   toOpenAIUsage,
+  releaseHeldText,
   type ChunkContext,
 } from './to-openai-response';
+import { AnswerTextGate, refusalHoldCharacters } from './answer-text-gate';
+import { InvalidModelOutputError } from './json-answer';
 
 const usage = { inputTokens: 12, outputTokens: 5, thinkingTokens: 3, cachedInputTokens: 4 };
 
@@ -26,12 +29,15 @@ const result = (fields: Partial<ChatCompletionResult> = {}): ChatCompletionResul
   ...fields,
 });
 
+/** Gemini by default: its refusals carry no text, so nothing is held for them. */
 const context = (fields: Partial<ChunkContext> = {}): ChunkContext => ({
   id: 'chatcmpl-1',
   created: 1_700_000_000,
   model: 'claude-test',
   includeUsage: false,
   toolIndexes: new Map(),
+  requestedJson: undefined,
+  answerText: new AnswerTextGate({ provider: 'gemini', requestedJson: fields.requestedJson }),
   ...fields,
 });
 
@@ -172,7 +178,7 @@ describe('toOpenAIChunks', () => {
       choices: unknown[];
       usage: unknown;
     }>;
-    expect(chunks.map((chunk) => chunk.usage)).toEqual([null, null, toOpenAIUsage(usage)]);
+    expect(chunks.map((chunk) => chunk.usage)).toEqual([null, null, null, toOpenAIUsage(usage)]);
     expect(chunks.at(-1)?.choices).toEqual([]);
   });
 
@@ -193,8 +199,9 @@ describe('toOpenAIChunks', () => {
         { type: 'tool-call', index: 1, toolCall: { id: 'toolu_a', name: 'first', arguments: '{"a":1}' } },
         chunkContext,
       ),
-    ] as Array<{ choices: Array<{ delta: { tool_calls: unknown[] } }> }>;
-    expect(calls.map((chunk) => chunk.choices[0]?.delta.tool_calls[0])).toEqual([
+    ] as Array<{ choices: Array<{ delta: { role?: string; tool_calls: unknown[] } }> }>;
+    expect(calls[0]?.choices[0]?.delta.role).toBe('assistant');
+    expect(calls.slice(1).map((chunk) => chunk.choices[0]?.delta.tool_calls[0])).toEqual([
       { index: 0, id: 'toolu_a', type: 'function', function: { name: 'first', arguments: '' } },
       { index: 0, function: { arguments: '{"a":' } },
       { index: 1, id: 'toolu_b', type: 'function', function: { name: 'second', arguments: '' } },
@@ -218,6 +225,12 @@ describe('toOpenAIChunks', () => {
       choices: Array<{ delta: unknown; finish_reason: unknown }>;
     }>;
     expect(last.map((chunk) => chunk.choices[0])).toEqual([
+      {
+        index: 0,
+        delta: { role: 'assistant', content: '', refusal: null },
+        logprobs: null,
+        finish_reason: null,
+      },
       { index: 0, delta: { content: '{"city":"Paris"}' }, logprobs: null, finish_reason: null },
       { index: 0, delta: {}, logprobs: null, finish_reason: 'stop' },
     ]);
@@ -236,5 +249,121 @@ describe('loweringRewritesAnswers', () => {
     expect(loweringRewritesAnswers(change('', 'type', 'added'))).toBe(true);
     expect(loweringRewritesAnswers(change('/properties/a', 'additionalProperties', 'added'))).toBe(false);
     expect(loweringRewritesAnswers(change('/properties/a', 'minLength', 'moved-to-description'))).toBe(false);
+  });
+});
+
+describe('toOpenAIChunks: refusals and JSON', () => {
+  type Chunk = { choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }> };
+  const deltas = (chunks: object[]) =>
+    (chunks as Chunk[]).flatMap((chunk) => chunk.choices.map((c) => c.delta));
+  const run = (chunkContext: ChunkContext, texts: string[], final: Partial<ChatCompletionResult>) => {
+    const perPart = [
+      toOpenAIChunks({ type: 'warnings', warnings: [], request: {} }, chunkContext),
+      ...texts.map((text) => toOpenAIChunks({ type: 'text-delta', text }, chunkContext)),
+    ];
+    const finish = toOpenAIChunks({ type: 'finish', result: result(final) }, chunkContext);
+    return { perPart, finish, all: deltas([...perPart.flat(), ...finish]) };
+  };
+  const anthropic = (fields: Partial<ChunkContext> = {}) =>
+    context({
+      ...fields,
+      answerText: new AnswerTextGate({ provider: 'anthropic', requestedJson: fields.requestedJson }),
+    });
+
+  it('sends a refusal as refusal deltas after a role chunk with null content', () => {
+    const { perPart, all } = run(anthropic(), ['I cannot ', 'help.'], {
+      text: 'I cannot help.',
+      finishReason: 'refusal',
+    });
+    expect(perPart.flat()).toEqual([]);
+    expect(all).toEqual([
+      { role: 'assistant', content: null, refusal: null },
+      { refusal: 'I cannot ' },
+      { refusal: 'help.' },
+      {},
+    ]);
+  });
+
+  it('sends the whole text as refusal when a long answer ends as a refusal after streaming', () => {
+    const long = 'x'.repeat(refusalHoldCharacters + 1);
+    const { all } = run(anthropic(), [long, 'y'], { text: `${long}y`, finishReason: 'refusal' });
+    expect(all).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: long },
+      { content: 'y' },
+      { refusal: `${long}y` },
+      {},
+    ]);
+  });
+
+  it('sends short held text as content at the end, and streams longer text once past the hold', () => {
+    expect(run(anthropic(), ['Hi ', 'there'], { text: 'Hi there' }).all).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: 'Hi ' },
+      { content: 'there' },
+      {},
+    ]);
+    const long = 'x'.repeat(refusalHoldCharacters);
+    const { perPart } = run(anthropic(), [long, 'y', 'z'], { text: `${long}yz` });
+    expect(perPart.map((chunks) => deltas(chunks))).toEqual([
+      [],
+      [],
+      [{ role: 'assistant', content: '', refusal: null }, { content: long }, { content: 'y' }],
+      [{ content: 'z' }],
+    ]);
+  });
+
+  it('lets held text out before a tool call: an answer with tool calls is no refusal', () => {
+    const chunkContext = anthropic();
+    expect(toOpenAIChunks({ type: 'text-delta', text: 'Let me check.' }, chunkContext)).toEqual([]);
+    const chunks = toOpenAIChunks(
+      { type: 'tool-call-start', index: 1, id: 'toolu_1', name: 'x' },
+      chunkContext,
+    );
+    expect(deltas(chunks).slice(0, 2)).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: 'Let me check.' },
+    ]);
+  });
+
+  it('refuses to finish a json_object stream whose answer is prose, without sending any of it', () => {
+    const chunkContext = context({ requestedJson: 'json_object' });
+    for (const text of ['Sure! ', 'Here it is'])
+      expect(toOpenAIChunks({ type: 'text-delta', text }, chunkContext)).toEqual([]);
+    const prose = result({ text: 'Sure! Here it is', validation: { valid: false, errors: [] } });
+    expect(() => toOpenAIChunks({ type: 'finish', result: prose }, chunkContext)).toThrow(
+      InvalidModelOutputError,
+    );
+  });
+
+  it('keeps text whose JSON start is still unknown held, even past the refusal wait', () => {
+    const chunkContext = anthropic({ requestedJson: 'json_object' });
+    expect(toOpenAIChunks({ type: 'text-delta', text: '  ' }, chunkContext)).toEqual([]);
+    expect(chunkContext.answerText.holdingForRefusal).toBe(false);
+    expect(releaseHeldText(chunkContext)).toEqual([]);
+    expect(toOpenAIChunks({ type: 'text-delta', text: '{"a":1}' }, chunkContext)).toEqual([]);
+    expect(chunkContext.answerText.holdingForRefusal).toBe(true);
+    expect(deltas(releaseHeldText(chunkContext))).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: '  ' },
+      { content: '{"a":1}' },
+    ]);
+  });
+
+  it('streams JSON that starts like JSON, and sends a fenced answer as the parsed JSON at the end', () => {
+    const live = run(context({ requestedJson: 'json_object' }), ['{"a":', '1}'], {
+      text: '{"a":1}',
+      json: { a: 1 },
+    });
+    expect(live.perPart.map((chunks) => chunks.length)).toEqual([0, 2, 1]);
+    const fenced = run(context({ requestedJson: 'json_object' }), ['```json\n{"a":1}', '\n```'], {
+      text: '```json\n{"a":1}\n```',
+      json: { a: 1 },
+    });
+    expect(fenced.all).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: '{"a":1}' },
+      {},
+    ]);
   });
 });

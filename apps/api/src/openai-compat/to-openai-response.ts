@@ -7,6 +7,8 @@ import type {
   ToolCall,
   Usage,
 } from '@agentdesk/providers';
+import type { AnswerTextGate } from './answer-text-gate';
+import { assertJsonAnswer, type RequestedJson } from './json-answer';
 
 /** OpenAI's finish reasons; a refusal finishes with `stop` and carries `refusal` text. */
 export function toOpenAIFinishReason(
@@ -111,18 +113,16 @@ export interface ChunkContext {
   includeUsage: boolean;
   /** Provider tool-call indexes (Anthropic counts text blocks too) → OpenAI's 0, 1, 2… */
   toolIndexes: Map<number, number>;
-  /** Set from the first part: text is held back and sent restored at the end (see `loweringRewritesAnswers`). */
-  holdTextForRestore?: boolean;
+  /** The JSON response format asked for: a finished answer that is not JSON fails the stream. */
+  requestedJson: RequestedJson;
+  /** When answer text may go out (held for refusals, JSON checks and restoring). */
+  answerText: AnswerTextGate;
+  /** Set once the role chunk went out; it goes with the first other chunk, when a refusal is known. */
+  roleSent?: boolean;
 }
 
-/**
- * Turns one typed stream part into the `chat.completion.chunk`s OpenAI would send at that point
- * (possibly none). With `include_usage`, every chunk carries `usage: null` and a final chunk with
- * empty `choices` carries the usage, as OpenAI does. Text deltas are the model's raw text, except
- * when the schema lowering rewrites answers: then the restored JSON arrives as one delta before
- * the finish chunk, so streamed and non-streamed answers carry the same content.
- */
-export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): object[] {
+/** Builders of the chunks of one stream. */
+function chunkBuilder(context: ChunkContext) {
   const chunk = (choices: object[], usage: object | null = null) => ({
     id: context.id,
     object: 'chat.completion.chunk',
@@ -138,16 +138,46 @@ export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): obj
     logprobs: null,
     finish_reason: finishReason,
   });
+  // OpenAI opens with the role; `content` is null when the answer is a refusal.
+  const withRole = (chunks: object[], refusal = false): object[] => {
+    if (context.roleSent || chunks.length === 0) return chunks;
+    context.roleSent = true;
+    return [chunk([choice({ role: 'assistant', content: refusal ? null : '', refusal: null })]), ...chunks];
+  };
+  const contentChunks = (texts: readonly string[]) =>
+    texts.filter((text) => text !== '').map((text) => chunk([choice({ content: text })]));
+  return { chunk, choice, withRole, contentChunks };
+}
+
+/** The held text that may go out now as content, e.g. once the refusal hold has lasted long enough. */
+export function releaseHeldText(context: ChunkContext): object[] {
+  const { withRole, contentChunks } = chunkBuilder(context);
+  return withRole(contentChunks(context.answerText.releaseHeldForRefusal()));
+}
+
+/**
+ * Turns one typed stream part into the `chat.completion.chunk`s OpenAI would send at that point
+ * (possibly none). With `include_usage`, every chunk carries `usage: null` and a final chunk with
+ * empty `choices` carries the usage, as OpenAI does. Text deltas are the model's raw text as
+ * `content`, released by `context.answerText`: a refusal goes out as `refusal` deltas, and where
+ * the streamed text is not the final JSON (restored by the schema lowering, fenced, or prose) the
+ * final JSON arrives as one delta before the finish chunk, so streamed and non-streamed answers
+ * carry the same content. A JSON format answered with something else throws
+ * {@link InvalidModelOutputError} instead of finishing.
+ */
+export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): object[] {
+  const { chunk, choice, withRole, contentChunks } = chunkBuilder(context);
   switch (part.type) {
     case 'warnings':
-      context.holdTextForRestore = loweringRewritesAnswers(part.schemaLowering);
-      return [chunk([choice({ role: 'assistant', content: '', refusal: null })])];
+      if (loweringRewritesAnswers(part.schemaLowering)) context.answerText.holdToEnd();
+      return [];
     case 'text-delta':
-      return context.holdTextForRestore ? [] : [chunk([choice({ content: part.text })])];
+      return withRole(contentChunks(context.answerText.accept(part.text)));
     case 'tool-call-start': {
       const index = context.toolIndexes.size;
       context.toolIndexes.set(part.index, index);
-      return [
+      return withRole([
+        ...contentChunks(context.answerText.releaseHeldForRefusal()),
         chunk([
           choice({
             tool_calls: [
@@ -155,7 +185,7 @@ export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): obj
             ],
           }),
         ]),
-      ];
+      ]);
     }
     case 'tool-call-delta': {
       const index = context.toolIndexes.get(part.index) ?? 0;
@@ -165,12 +195,19 @@ export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): obj
     case 'usage':
       return [];
     case 'finish': {
-      const chunks: object[] = [];
-      const held = context.holdTextForRestore ? answerContent(part.result) : '';
-      if (held !== '') chunks.push(chunk([choice({ content: held })]));
-      chunks.push(chunk([choice({}, toOpenAIFinishReason(part.result.finishReason))]));
-      if (context.includeUsage) chunks.push(chunk([], toOpenAIUsage(part.result.usage)));
-      return chunks;
+      const result = part.result;
+      const held = context.answerText.end();
+      const refused = result.finishReason === 'refusal';
+      if (!refused) assertJsonAnswer(result, context.requestedJson);
+      const answer = refused
+        ? (held.released ? [result.text] : held.pieces)
+            .filter((text) => text !== '')
+            .map((text) => chunk([choice({ refusal: text })]))
+        : contentChunks(held.sendFinalJson ? [answerContent(result)] : held.pieces);
+      return [
+        ...withRole([...answer, chunk([choice({}, toOpenAIFinishReason(result.finishReason))])], refused),
+        ...(context.includeUsage ? [chunk([], toOpenAIUsage(result.usage))] : []),
+      ];
     }
   }
 }

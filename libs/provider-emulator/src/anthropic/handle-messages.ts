@@ -1,4 +1,5 @@
 import { receiveRequest, type EmulatorContext } from '../emulator-context';
+import { anthropicConversation } from '../conversation/anthropic-conversation';
 import { headerValue, type Exchange } from '../http/exchange';
 import { sendJson } from '../http/respond';
 import { randomToken } from '../ids';
@@ -84,7 +85,7 @@ export async function handleMessages(exchange: Exchange, context: EmulatorContex
     response: exchange.response,
     reply: context.queue.take({ provider: 'anthropic', model, stream }),
     stream,
-    facts: { json, requestCharacters: exchange.bodyText.length },
+    facts: { json, conversation: anthropicConversation(body), requestCharacters: exchange.bodyText.length },
     defaultChunkSize: context.defaultChunkSize,
     renderer,
   });

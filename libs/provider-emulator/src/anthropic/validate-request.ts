@@ -1,5 +1,6 @@
 import { isRecord, type JsonObject, type ParsedBody } from '../json';
 import { invalidRequest, type AnthropicRejection } from './errors';
+import { checkToolChoice } from './validate-tool-choice';
 import { findOutputSchemaViolation } from './validate-output-schema';
 
 /** The API versions the emulator speaks: the classic one and the one `@anthropic-ai/sdk@1.x` sends. */
@@ -53,7 +54,11 @@ export function validateMessagesRequest(
   }
   if (!Array.isArray(body.messages)) return invalidRequest('messages: Input should be a valid list');
   if (body.messages.length === 0) return invalidRequest('messages: at least one message is required');
-  return checkMessages(body.messages, headers.version as AnthropicVersion) ?? checkOutputSchema(body);
+  return (
+    checkMessages(body.messages, headers.version as AnthropicVersion) ??
+    checkToolChoice(body) ??
+    checkOutputSchema(body)
+  );
 }
 
 function checkMessages(messages: unknown[], version: AnthropicVersion): AnthropicRejection | undefined {

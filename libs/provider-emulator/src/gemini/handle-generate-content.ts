@@ -1,4 +1,5 @@
 import { receiveRequest, type EmulatorContext } from '../emulator-context';
+import { geminiConversation } from '../conversation/gemini-conversation';
 import { headerValue, type Exchange } from '../http/exchange';
 import { sendJson } from '../http/respond';
 import { randomToken } from '../ids';
@@ -91,7 +92,11 @@ export async function handleGenerateContent(
     response: exchange.response,
     reply: context.queue.take({ provider: 'gemini', model, stream: streaming }),
     stream: sse,
-    facts: { json: jsonRequestOf(generationConfigOf(body)), requestCharacters: exchange.bodyText.length },
+    facts: {
+      json: jsonRequestOf(generationConfigOf(body)),
+      conversation: geminiConversation(body),
+      requestCharacters: exchange.bodyText.length,
+    },
     defaultChunkSize: context.defaultChunkSize,
     renderer,
   });

@@ -1,5 +1,7 @@
 import { isRecord, type JsonObject, type ParsedBody } from '../json';
 import { invalidArgument, type GeminiRejection } from './errors';
+import { configField } from './config-field';
+import { checkToolConfig } from './validate-tool-config';
 import { findSchemaParseViolations, findSchemaSemanticViolations } from './validate-response-schema';
 
 const unregisteredCallerMessage =
@@ -13,10 +15,7 @@ export function generationConfigOf(body: JsonObject): JsonObject {
   return isRecord(config) ? config : {};
 }
 
-/** Reads a config field in either spelling, e.g. `responseSchema` / `response_schema`. */
-export function configField(config: JsonObject, camelName: string): unknown {
-  return config[camelName] ?? config[camelName.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)];
-}
+export { configField };
 
 /**
  * Checks a generateContent request like the API: credentials (`x-goog-api-key` or `?key=`), then
@@ -36,7 +35,12 @@ export function validateGenerateContentRequest(
   }
   const body = parsed.value;
   const config = generationConfigOf(body);
-  return checkSchemaDecoding(config) ?? checkContents(body.contents) ?? checkSchemaSettings(config);
+  return (
+    checkSchemaDecoding(config) ??
+    checkContents(body.contents) ??
+    checkToolConfig(body) ??
+    checkSchemaSettings(config)
+  );
 }
 
 function checkSchemaDecoding(config: JsonObject): GeminiRejection | undefined {

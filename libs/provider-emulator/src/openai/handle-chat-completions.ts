@@ -2,6 +2,7 @@ import { receiveRequest, type EmulatorContext } from '../emulator-context';
 import { headerValue, type Exchange } from '../http/exchange';
 import { sendJson } from '../http/respond';
 import { randomToken, unixSeconds } from '../ids';
+import { openAiConversation } from '../conversation/openai-conversation';
 import { isRecord, stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/reply-plan';
@@ -77,7 +78,11 @@ export async function handleChatCompletions(exchange: Exchange, context: Emulato
     response: exchange.response,
     reply: context.queue.take({ provider: 'openai', model, stream }),
     stream,
-    facts: { json: jsonRequestOf(body.response_format), requestCharacters: exchange.bodyText.length },
+    facts: {
+      json: jsonRequestOf(body.response_format),
+      conversation: openAiConversation(body),
+      requestCharacters: exchange.bodyText.length,
+    },
     defaultChunkSize: context.defaultChunkSize,
     renderer,
   });

@@ -1,5 +1,6 @@
 import { isRecord, type JsonObject, type ParsedBody } from '../json';
 import { invalidRequest, type OpenAiRejection } from './errors';
+import { checkToolChoice } from './validate-tool-choice';
 import { findStrictSchemaViolation, strictSchemaErrorMessage } from './validate-strict-schema';
 
 const validRoles = ['system', 'assistant', 'user', 'function', 'tool', 'developer'];
@@ -63,7 +64,8 @@ export function validateChatCompletionRequest(
     checkMessages(body.messages) ??
     checkStreamOptions(body) ??
     checkResponseFormat(body.response_format, body.messages) ??
-    checkTools(body.tools)
+    checkTools(body.tools) ??
+    checkToolChoice(body)
   );
 }
 

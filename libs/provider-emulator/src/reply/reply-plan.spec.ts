@@ -1,21 +1,37 @@
 import { describe, expect, it } from 'vitest';
 import { chunkText } from './chunk-text';
-import { defaultReplyText, planAnswer } from './reply-plan';
+import { plainConversation } from '../conversation/conversation-facts';
+import { defaultReplyText } from './default-answer';
+import { planAnswer } from './reply-plan';
 
 describe('planAnswer', () => {
   it('defaults to the short text, or JSON when the request asked for it', () => {
-    expect(planAnswer(undefined, { json: { kind: 'none' }, requestCharacters: 40 }, 8)).toMatchObject({
+    expect(
+      planAnswer(
+        undefined,
+        { json: { kind: 'none' }, conversation: plainConversation, requestCharacters: 40 },
+        8,
+      ),
+    ).toMatchObject({
       text: defaultReplyText,
       finish: 'stop',
       usage: { inputTokens: 10, outputTokens: 9 },
     });
-    expect(planAnswer(undefined, { json: { kind: 'object' }, requestCharacters: 1 }, 8).text).toBe(
-      '{"result":"ok"}',
-    );
     expect(
       planAnswer(
         undefined,
-        { json: { kind: 'enum-text', schema: { type: 'STRING', enum: ['a', 'b'] } }, requestCharacters: 1 },
+        { json: { kind: 'object' }, conversation: plainConversation, requestCharacters: 1 },
+        8,
+      ).text,
+    ).toBe('{"result":"ok"}');
+    expect(
+      planAnswer(
+        undefined,
+        {
+          json: { kind: 'enum-text', schema: { type: 'STRING', enum: ['a', 'b'] } },
+          conversation: plainConversation,
+          requestCharacters: 1,
+        },
         8,
       ).text,
     ).toBe('a');
@@ -28,7 +44,7 @@ describe('planAnswer', () => {
         text: 'abcd',
         usage: { inputTokens: 5, cachedInputTokens: 4, cacheCreationInputTokens: 3, reasoningTokens: 6 },
       },
-      { json: { kind: 'none' }, requestCharacters: 100 },
+      { json: { kind: 'none' }, conversation: plainConversation, requestCharacters: 100 },
       8,
     );
     expect(plan.usage).toEqual({

@@ -1,5 +1,7 @@
+import type { ConversationFacts } from '../conversation/conversation-facts';
 import { jsonFromSchema } from '../json-from-schema';
 import type { AnswerReply, ScriptedFinishReason, StreamFault } from '../script/scripted-reply';
+import { defaultAnswer } from './default-answer';
 import { resolveUsage, type ResolvedUsage } from './usage';
 
 /** What the request asked for in the way of JSON output, as found by the provider's handler. */
@@ -14,6 +16,8 @@ export type JsonRequest =
 /** Facts about the request that shape a generated answer. */
 export interface RequestFacts {
   json: JsonRequest;
+  /** Tools, tool choice and how the conversation ends: what the default answer responds to. */
+  conversation: ConversationFacts;
   /** Size of the request body, the basis of the input-token estimate. */
   requestCharacters: number;
 }
@@ -42,19 +46,15 @@ export interface AnswerPlan {
   headers: Record<string, string>;
 }
 
-/** The text every unscripted plain request gets; short so load runs measure the emulator, not payloads. */
-export const defaultReplyText = 'Hello from the provider emulator.';
-
 const smallJsonObject = '{"result":"ok"}';
 
-/** Turns a scripted answer (or none: the default answer) into a plan every provider can render. */
+/** Turns a scripted answer (or none: the default model behaviour) into a plan every provider can render. */
 export function planAnswer(
   reply: AnswerReply | undefined,
   facts: RequestFacts,
   defaultChunkSize: number,
 ): AnswerPlan {
-  const resolved: AnswerReply =
-    reply ?? (facts.json.kind === 'none' ? { kind: 'text', text: defaultReplyText } : { kind: 'json' });
+  const resolved: AnswerReply = reply ?? defaultAnswer(facts.json, facts.conversation);
   let text = '';
   let refusal: string | undefined;
   let toolCalls: PlannedToolCall[] = [];

@@ -1,0 +1,48 @@
+import type { ChatCompletionResult } from '@agentdesk/providers';
+import type { ChatCompletionRequest } from './chat-completion-request';
+
+/** The JSON `response_format` a request asked for, or undefined for text. */
+export type RequestedJson = 'json_object' | 'json_schema' | undefined;
+
+export function requestedJsonOf(request: Pick<ChatCompletionRequest, 'response_format'>): RequestedJson {
+  const type = request.response_format?.type;
+  return type === 'json_object' || type === 'json_schema' ? type : undefined;
+}
+
+/** Longest piece of the model's answer quoted in the error, enough to see what went wrong. */
+const quotedAnswerCharacters = 120;
+
+/**
+ * The provider answered, but not with the JSON the caller asked for (e.g. prose where
+ * `response_format: json_object` was requested). Sent as 502 `invalid_model_output`: the request
+ * was valid (not a 4xx) and AgentDesk itself did not fail (not a 500) — the upstream model returned
+ * an answer this gateway cannot pass on under the contract the caller asked for, which is what 502
+ * Bad Gateway means. OpenAI SDKs treat 5xx as retryable, which fits: another sample may be JSON.
+ */
+export class InvalidModelOutputError extends Error {
+  override readonly name = 'InvalidModelOutputError';
+}
+
+/**
+ * Throws {@link InvalidModelOutputError} when a JSON format was requested and the finished answer is
+ * not JSON (for `json_object`: not a JSON object). Answers that say why they are not JSON pass:
+ * refusals, tool calls, and cut-off answers (`length`, `content_filter`), whose finish reason tells
+ * the client the content is incomplete — as OpenAI itself sends them.
+ */
+export function assertJsonAnswer(result: ChatCompletionResult, requested: RequestedJson): void {
+  if (requested === undefined || result.toolCalls.length > 0) return;
+  if (result.finishReason !== 'stop' && result.finishReason !== 'other') return;
+  const isObject = typeof result.json === 'object' && result.json !== null && !Array.isArray(result.json);
+  if (result.json !== undefined && (requested === 'json_schema' || isObject)) return;
+  const reason =
+    result.json === undefined
+      ? (result.validation?.errors[0]?.message ?? 'the answer is not valid JSON')
+      : 'the answer is JSON but not a JSON object';
+  const answer =
+    result.text.length > quotedAnswerCharacters
+      ? `${result.text.slice(0, quotedAnswerCharacters)}…`
+      : result.text;
+  throw new InvalidModelOutputError(
+    `${result.provider} model ${result.model} did not answer with the ${requested === 'json_object' ? 'JSON object' : 'JSON'} that response_format ${requested} asks for (${reason}); the answer was not passed on. It began: ${JSON.stringify(answer)}`,
+  );
+}
