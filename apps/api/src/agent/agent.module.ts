@@ -6,7 +6,7 @@ import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
 import { ModelRouter } from './model-routing/model-router';
-import { builtInTools, ToolRegistry } from './tools/tool-registry';
+import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
 
 /** The agent turn: model routing, tools, the turn runner and `POST /v1/sessions/:id/messages`. */
