@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DatabaseDialect } from '../database-dialect';
 import { initialSchema } from './0001-initial-schema';
 import { agentTurns } from './0002-agent-turns';
+import { sandboxBuilds } from './0005-sandbox-builds';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -11,6 +12,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
   const migrations: Record<string, Migration> = {
     '0001-initial-schema': initialSchema(dialect),
     '0002-agent-turns': agentTurns(dialect),
+    '0005-sandbox-builds': sandboxBuilds(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }
