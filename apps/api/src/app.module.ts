@@ -11,6 +11,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OpenAICompatModule } from './openai-compat/openai-compat.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RoutesModule } from './routes/routes.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionsModule } from './sessions/sessions.module';
 
 /** The API: one module per concern over the core values `createApp` prepared. */
@@ -33,6 +34,7 @@ export class AppModule {
         OpenAICompatModule,
         OpenApiModule,
         RoutesModule,
+        SandboxModule,
         ...extraModules,
       ],
     };

@@ -16,8 +16,9 @@ const ownDataScopes = [
 export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
   user: [...ownDataScopes, 'completions:create'],
   portal: [...ownDataScopes, 'completions:create'],
-  // QA: reads anyone's sessions and tries schemas in the structured-output lab; changes nothing else.
-  viewer: ['sessions:read-any', 'messages:read-any', 'users:read', 'lab:run', 'lab:read'],
+  // QA: reads anyone's sessions, tries schemas in the structured-output lab and sees the sandbox's
+  // health; changes nothing else (rebuilds, re-pins and container removals are the admin's).
+  viewer: ['sessions:read-any', 'messages:read-any', 'users:read', 'lab:run', 'lab:read', 'sandbox:read'],
   admin: scopes,
 });
 

@@ -8,10 +8,12 @@ import { MessagesController } from './messages.controller';
 import { ModelRouter } from './model-routing/model-router';
 import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
+import { SandboxModule } from '../sandbox/sandbox.module';
+import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 
 /** The agent turn: model routing, tools, the turn runner and `POST /v1/sessions/:id/messages`. */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, SandboxModule],
   controllers: [MessagesController],
   providers: [
     {
@@ -19,7 +21,12 @@ import { AgentTurnRunner } from './turn/agent-turn-runner';
       useFactory: (config: AppConfig) => new ModelRouter(config.models),
       inject: [APP_CONFIG],
     },
-    { provide: ToolRegistry, useFactory: () => new ToolRegistry(builtInTools()) },
+    {
+      provide: ToolRegistry,
+      // The sandbox tools are offered only when the sandbox is enabled (they answer errors while it is down).
+      useFactory: (sandbox: SandboxRuntime) => new ToolRegistry([...builtInTools(), ...sandbox.tools()]),
+      inject: [SandboxRuntime],
+    },
     {
       provide: AgentTurnRunner,
       useFactory: (repositories: Repositories, router: ModelRouter, tools: ToolRegistry, config: AppConfig) =>
