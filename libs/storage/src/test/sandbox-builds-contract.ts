@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../ids';
+import type { JsonObject } from '../json';
 import type { NewSandboxBuild } from '../repositories/sandbox-builds-repository';
 import { StorageErrorCode } from '../storage-error';
 import { expectStorageError, missingId, useTestDatabase } from './suite-helpers';
@@ -27,7 +28,7 @@ export function describeSandboxBuildsContract(factory: TestDatabaseFactory): voi
       const { repositories, clock } = current();
       const started = await repositories.sandboxBuilds.start(newBuild(clock.now()));
       expect(started).toMatchObject({ status: 'running', force: true, events: null, finishedAt: null });
-      const events = [
+      const events: JsonObject[] = [
         { type: 'build-start', at: 1, tag: 'agentdesk-sandbox:latest', reason: 'forced' },
         { type: 'line', at: 2, text: 'unicode ✓ “quotes”' },
       ];
