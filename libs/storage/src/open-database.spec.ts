@@ -48,7 +48,11 @@ describe('openDatabase on SQLite', () => {
       expect(journal.rows[0]?.journal_mode).toBe('wal');
       const foreignKeys = await sql<{ foreign_keys: number }>`pragma foreign_keys`.execute(database.db);
       expect(foreignKeys.rows[0]?.foreign_keys).toBe(1);
-      expect(await migrateToLatest(database)).toEqual(['0001-initial-schema', '0002-agent-turns']);
+      expect(await migrateToLatest(database)).toEqual([
+        '0001-initial-schema',
+        '0002-agent-turns',
+        '0005-sandbox-builds',
+      ]);
     } finally {
       await database.destroy();
       await rm(folder, { recursive: true, force: true });
@@ -58,7 +62,11 @@ describe('openDatabase on SQLite', () => {
   it('works in memory', async () => {
     const database = openDatabase({ url: 'sqlite::memory:' });
     try {
-      expect(await migrateToLatest(database)).toEqual(['0001-initial-schema', '0002-agent-turns']);
+      expect(await migrateToLatest(database)).toEqual([
+        '0001-initial-schema',
+        '0002-agent-turns',
+        '0005-sandbox-builds',
+      ]);
     } finally {
       await database.destroy();
     }

@@ -18,6 +18,7 @@ import {
   containerIdSchema,
   listBuildsQuery,
   rebuildBody,
+  repinBody,
   type RebuildBody,
 } from './sandbox-inputs';
 import {
@@ -97,6 +98,7 @@ export class SandboxAdminController {
     @CurrentPrincipal() principal: Principal,
     @RequestId() requestId: string,
     @AuditReasonHeader() reason: string | undefined,
+    @ValidBody(repinBody) _body: z.output<typeof repinBody>,
   ): Promise<z.infer<typeof pinReportJsonSchema>> {
     return this.sandbox.repin({ principal, requestId, reason });
   }

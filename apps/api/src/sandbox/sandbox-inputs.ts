@@ -16,6 +16,9 @@ export const rebuildBody = z
 
 export type RebuildBody = z.output<typeof rebuildBody>;
 
+/** `POST /v1/admin/sandbox/image/repin` takes no fields; an unknown one is refused, not ignored. */
+export const repinBody = z.object({}).strict().optional();
+
 /** A sandbox build id as the rebuild route returns it (a UUID). */
 export const buildIdSchema = z
   .string()

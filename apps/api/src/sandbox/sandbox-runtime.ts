@@ -68,11 +68,14 @@ export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplication
     return this.service ? createSandboxTools(this.service) : [];
   }
 
-  /** The service for an admin route; 503 when the sandbox is turned off on this server. */
+  /**
+   * The service for an admin route. Turned off on this server is 404 (there is no sandbox here, and
+   * there will not be one until the configuration changes); an engine that is down is 503.
+   */
   require(): SandboxService {
     if (this.service) return this.service;
     throw new ApiError(
-      ApiErrorCode.NotReady,
+      ApiErrorCode.NotFound,
       'The sandbox is disabled on this server (AGENTDESK_SANDBOX_ENABLED=false)',
     );
   }

@@ -37,9 +37,9 @@ interface RouteExpectation {
   /** OpenAI-compatible routes answer errors in OpenAI's shape, so OpenAI clients can read them. */
   readonly errorShape?: 'agentdesk' | 'openai';
   /**
-   * The route needs the Docker engine, which this matrix's app runs without (sandbox off): an
-   * authorized caller gets 503 after every authorization check passed. The sandbox suites cover
-   * the successes on a real engine.
+   * The route needs the sandbox, which this matrix's app runs without (AGENTDESK_SANDBOX_ENABLED=false):
+   * an authorized caller gets 404 ("disabled on this server") after every authorization check passed.
+   * The sandbox suites cover the successes on a real engine.
    */
   readonly needsSandboxEngine?: true;
 }
@@ -420,7 +420,7 @@ type ResourceCase = 'own' | 'foreign' | 'missing' | 'collection';
 function expectedStatus(caller: MatrixCaller, route: RouteExpectation, resourceCase: ResourceCase): number {
   if (caller.kind === 'unauthenticated') return 401;
   if (caller.role === undefined || !route.roles.includes(caller.role)) return 403;
-  if (route.needsSandboxEngine) return 503;
+  if (route.needsSandboxEngine) return 404;
   if (route.reach === 'own') {
     if (caller.kind !== 'acts-as-user') return 403;
     if (resourceCase === 'collection' || resourceCase === 'own') return route.success;
