@@ -8,6 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { startProviderEmulator } from '@agentdesk/provider-emulator';
+import { prepareSandboxForStart } from './sandbox-banner';
 
 const providerKeyVariables = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
+  const sandboxBanner = await prepareSandboxForStart(process.env);
   // The API's decorators need its own tsconfig; load it the way apps/api/src/main.ts does.
   const { startApi } = (await tsImport('../apps/api/src/start-api.ts', {
     parentURL: import.meta.url,
@@ -51,6 +53,8 @@ async function main(): Promise<void> {
       `      -H 'accept: text/event-stream' -H 'content-type: application/json' -d '{"content":"Hello!"}'`,
       '',
       `OpenAI-compatible: POST ${url}/v1/chat/completions with the same key.`,
+      '',
+      sandboxBanner,
       '',
     ].join('\n'),
   );

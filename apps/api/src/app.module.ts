@@ -12,6 +12,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OpenAICompatModule } from './openai-compat/openai-compat.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { RoutesModule } from './routes/routes.module';
+import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionsModule } from './sessions/sessions.module';
 
 /** The API: one module per concern over the core values `createApp` prepared. */
@@ -35,6 +36,7 @@ export class AppModule {
         OpenAICompatModule,
         OpenApiModule,
         RoutesModule,
+        SandboxModule,
         ...extraModules,
       ],
     };

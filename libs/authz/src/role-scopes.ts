@@ -19,8 +19,17 @@ const identityScopes = ['identity:read'] as const satisfies readonly Scope[];
 export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
   user: [...ownDataScopes, 'completions:create', ...identityScopes],
   portal: [...ownDataScopes, 'completions:create', ...identityScopes],
-  // QA: reads anyone's sessions and tries schemas in the structured-output lab; changes nothing else.
-  viewer: ['sessions:read-any', 'messages:read-any', 'users:read', 'lab:run', 'lab:read', ...identityScopes],
+  // QA: reads anyone's sessions, tries schemas in the structured-output lab and sees the sandbox's
+  // health; changes nothing else (rebuilds, re-pins and container removals are the admin's).
+  viewer: [
+    'sessions:read-any',
+    'messages:read-any',
+    'users:read',
+    'lab:run',
+    'lab:read',
+    'sandbox:read',
+    ...identityScopes,
+  ],
   admin: scopes,
 });
 

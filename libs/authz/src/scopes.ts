@@ -13,6 +13,8 @@ export const scopes = [
   'api-keys:read',
   'api-keys:write',
   'audit:read',
+  'sandbox:read',
+  'sandbox:manage',
   'completions:create',
   'lab:run',
   'lab:read',
@@ -42,6 +44,9 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   'api-keys:read': 'any',
   'api-keys:write': 'any',
   'audit:read': 'any',
+  // The sandbox image, its builds and every session's container: administrative, across users.
+  'sandbox:read': 'any',
+  'sandbox:manage': 'any',
   'completions:create': 'none',
   'lab:run': 'none',
   'lab:read': 'none',

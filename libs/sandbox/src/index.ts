@@ -46,3 +46,6 @@ export {
   type PrivateEngine,
   type StartPrivateEngineOptions,
 } from './local-engine/private-engine';
+
+export { createSandboxTools, sandboxToolNames } from './tools/sandbox-tools';
+export { sandboxErrorOutput } from './tools/tool-error-output';

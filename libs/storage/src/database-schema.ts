@@ -128,6 +128,7 @@ export interface Database {
   messages: MessagesTable;
   tool_results: ToolResultsTable;
   audit_log: AuditLogTable;
+  sandbox_builds: SandboxBuildsTable;
 }
 
 /** `structured_output_runs`: one schema and prompt tried against several provider/model targets. */
@@ -141,4 +142,23 @@ export interface StructuredOutputRunsTable {
   results: JsonText;
   created_at: number;
   finished_at: number;
+}
+
+/** `sandbox_builds`: one ensure/rebuild of the sandbox image; `created_at` is when it started. */
+export interface SandboxBuildsTable {
+  id: string;
+  tag: string;
+  force: IntegerBoolean;
+  /** `admin` (an API call) or `start-up` (the ensure the API runs when it starts). */
+  trigger: 'admin' | 'start-up';
+  actor_principal_id: string | null;
+  actor_api_key_id: string | null;
+  status: 'running' | 'current' | 'built' | 'failed' | 'interrupted';
+  image_id_before: string | null;
+  image_id_after: string | null;
+  error: string | null;
+  /** The build log (JSON array of events), written when the build ends. */
+  events: JsonText | null;
+  created_at: number;
+  finished_at: number | null;
 }

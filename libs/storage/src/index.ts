@@ -63,3 +63,9 @@ export {
   StructuredOutputRunsRepository,
   type NewStructuredOutputRun,
 } from './repositories/structured-output-runs-repository';
+export type { SandboxBuild, SandboxBuildStatus } from './models/sandbox-build';
+export {
+  SandboxBuildsRepository,
+  type NewSandboxBuild,
+  type SandboxBuildOutcome,
+} from './repositories/sandbox-builds-repository';

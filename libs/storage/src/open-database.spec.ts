@@ -53,6 +53,7 @@ describe('openDatabase on SQLite', () => {
         '0002-agent-turns',
         '0003-idempotency-fingerprints',
         '0004-audit-client-request-id',
+        '0005-sandbox-builds',
       ]);
     } finally {
       await database.destroy();
@@ -68,6 +69,7 @@ describe('openDatabase on SQLite', () => {
         '0002-agent-turns',
         '0003-idempotency-fingerprints',
         '0004-audit-client-request-id',
+        '0005-sandbox-builds',
       ]);
     } finally {
       await database.destroy();

@@ -3,6 +3,7 @@ import type { AppDatabase } from './open-database';
 import { ApiKeysRepository } from './repositories/api-keys-repository';
 import { AuditRepository } from './repositories/audit-repository';
 import { MessagesRepository } from './repositories/messages-repository';
+import { SandboxBuildsRepository } from './repositories/sandbox-builds-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
 import { StructuredOutputRunsRepository } from './repositories/structured-output-runs-repository';
 import { ToolResultsRepository } from './repositories/tool-results-repository';
@@ -19,6 +20,7 @@ export interface Repositories {
   readonly audit: AuditRepository;
   readonly turns: TurnsRepository;
   readonly structuredOutputRuns: StructuredOutputRunsRepository;
+  readonly sandboxBuilds: SandboxBuildsRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -36,5 +38,6 @@ export function createRepositories(
     audit: new AuditRepository(context),
     turns: new TurnsRepository(context),
     structuredOutputRuns: new StructuredOutputRunsRepository(context),
+    sandboxBuilds: new SandboxBuildsRepository(context),
   };
 }

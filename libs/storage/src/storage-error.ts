@@ -25,7 +25,8 @@ export type StorageEntity =
   | 'tool-result'
   | 'audit-entry'
   | 'cursor'
-  | 'structured-output-run';
+  | 'structured-output-run'
+  | 'sandbox-build';
 
 /** The one error type of the storage layer. */
 export class StorageError extends Error {

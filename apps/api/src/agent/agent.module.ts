@@ -7,13 +7,15 @@ import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
 import { ModelRouter } from './model-routing/model-router';
-import { builtInTools, ToolRegistry } from './tools/tool-registry';
+import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
 import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';
+import { SandboxModule } from '../sandbox/sandbox.module';
+import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 
 /** The agent turn: model routing, tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
 @Module({
-  imports: [AuthModule],
+  imports: [AuthModule, SandboxModule],
   controllers: [MessagesController],
   providers: [
     {
@@ -21,7 +23,12 @@ import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';
       useFactory: (config: AppConfig) => new ModelRouter(config.models),
       inject: [APP_CONFIG],
     },
-    { provide: ToolRegistry, useFactory: () => new ToolRegistry(builtInTools()) },
+    {
+      provide: ToolRegistry,
+      // The sandbox tools are offered only when the sandbox is enabled (they answer errors while it is down).
+      useFactory: (sandbox: SandboxRuntime) => new ToolRegistry([...builtInTools(), ...sandbox.tools()]),
+      inject: [SandboxRuntime],
+    },
     {
       provide: AgentTurnRunner,
       useFactory: (

@@ -16,6 +16,12 @@ export const auditActions = {
   labRunsList: 'lab.runs.list',
   /** An admin or viewer read a structured-output run another principal made. */
   labRunRead: 'lab.run.read',
+  /** An admin started a rebuild of the sandbox image (the record names the build id as its reason). */
+  sandboxImageRebuild: 'admin.sandbox.image.rebuild',
+  /** An admin re-created the sandbox image's pin container. */
+  sandboxImageRepin: 'admin.sandbox.image.repin',
+  /** An admin removed a sandbox container (a session's sandbox, a pool or a pin container). */
+  sandboxContainerRemove: 'admin.sandbox.container.remove',
 } as const;
 
 export type AuditAction = (typeof auditActions)[keyof typeof auditActions];

@@ -8,6 +8,11 @@ import {
   type ModelRoutingSettings,
 } from '../agent/model-routing/provider-settings';
 import { defaultTurnSettings, type TurnSettings } from '../agent/turn/turn-settings';
+import {
+  describeSandboxSettings,
+  readSandboxSettings,
+  type SandboxSettings,
+} from '../sandbox/sandbox-settings';
 import { Secret } from './secret';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
@@ -47,6 +52,8 @@ export interface AppConfig {
   /** Provider credentials, base URLs, model routes and the default model (see `model-routing/provider-settings.ts`). */
   readonly models: ModelRoutingSettings;
   readonly turns: TurnSettings;
+  /** Per-session Docker sandboxes (see `sandbox/sandbox-settings.ts` for the variables). */
+  readonly sandbox: SandboxSettings;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -161,13 +168,15 @@ export function loadConfig(
 ): AppConfig {
   const input = Object.fromEntries(Object.keys(configEnvironment).map((name) => [name, environment[name]]));
   const parsed = environmentSchema.safeParse(input);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
+  const sandbox = readSandboxSettings(environment);
+  if (!parsed.success || sandbox.settings === undefined) {
+    throw new ConfigError([
+      ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0] ?? 'configuration') as EnvironmentName;
         return `${name} (${configEnvironment[name] ?? 'setting'}): ${issue.message}`;
       }),
-    );
+      ...sandbox.problems,
+    ]);
   }
   const values = parsed.data;
   let models: ModelRoutingSettings;
@@ -179,6 +188,7 @@ export function loadConfig(
   }
   const config: AppConfig = {
     models,
+    sandbox: sandbox.settings,
     turns: {
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
@@ -251,5 +261,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       routes: config.models.routes.map((route) => `${route.pattern} → ${route.provider}`),
     },
     turns: config.turns,
+    sandbox: describeSandboxSettings(config.sandbox),
   };
 }

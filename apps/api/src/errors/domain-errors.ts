@@ -62,6 +62,8 @@ function entityName(entity: StorageEntity): string {
       return 'Cursor';
     case 'structured-output-run':
       return 'Structured-output run';
+    case 'sandbox-build':
+      return 'Sandbox build';
     default:
       return assertNever(entity, 'storage entity');
   }

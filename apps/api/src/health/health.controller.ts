@@ -7,19 +7,32 @@ import { APP_DATABASE } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { Refuses, Returns } from '../http/openapi-decorators';
 import type { AppDatabase } from '@agentdesk/storage';
+import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 
 const readinessTimeoutMs = 2_000;
 
 const serviceInfoSchema = z.object({ service: z.string(), docs: z.string(), openapi: z.string() });
 const healthSchema = z.object({ status: z.literal('ok') });
-const readinessSchema = z.object({ status: z.literal('ready'), database: z.enum(['sqlite', 'postgres']) });
+const readinessSchema = z.object({
+  status: z.literal('ready'),
+  database: z.enum(['sqlite', 'postgres']),
+  // A sandbox without its engine degrades agent tools and the sandbox routes, not the API.
+  sandbox: z.object({
+    status: z.enum(['ready', 'degraded', 'disabled']),
+    engine: z.string(),
+    message: z.string().optional(),
+  }),
+});
 
 /** Liveness, readiness and the service root; all public. */
 @ApiTags('health')
 @Public()
 @Controller()
 export class HealthController {
-  constructor(@Inject(APP_DATABASE) private readonly database: AppDatabase) {}
+  constructor(
+    @Inject(APP_DATABASE) private readonly database: AppDatabase,
+    @Inject(SandboxRuntime) private readonly sandbox: SandboxRuntime,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'What this service is and where its documentation lives' })
@@ -36,7 +49,10 @@ export class HealthController {
   }
 
   @Get('readyz')
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({
+    summary:
+      'Readiness: the database answers (the sandbox engine is reported, and never makes the API unready)',
+  })
   @Returns(200, readinessSchema, 'Ready')
   @Refuses(503)
   async ready(): Promise<z.infer<typeof readinessSchema>> {
@@ -53,6 +69,6 @@ export class HealthController {
     } finally {
       clearTimeout(timer);
     }
-    return { status: 'ready', database: this.database.dialect };
+    return { status: 'ready', database: this.database.dialect, sandbox: await this.sandbox.health() };
   }
 }

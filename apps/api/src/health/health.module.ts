@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { SandboxModule } from '../sandbox/sandbox.module';
 import { HealthController } from './health.controller';
 
-@Module({ controllers: [HealthController] })
+@Module({ imports: [SandboxModule], controllers: [HealthController] })
 export class HealthModule {}

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { EffectiveUsers } from '../auth/effective-users';
 import { REPOSITORIES } from '../core/tokens';
 import { notFoundError } from '../errors/api-error';
+import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 import type { Page, Repositories } from '@agentdesk/storage';
 import type {
   closeSessionBody,
@@ -28,6 +29,7 @@ export interface OwnDataCaller {
 export class SessionsService {
   constructor(
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
+    @Inject(SandboxRuntime) private readonly sandbox: SandboxRuntime,
     @Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers,
   ) {}
 
@@ -100,6 +102,8 @@ export class SessionsService {
   async delete(caller: OwnDataCaller, sessionId: string): Promise<void> {
     const ownerUserId = await this.ownerFor(caller, 'read');
     await this.repositories.sessions.delete(ownerUserId, sessionId);
+    // Its sandbox goes with it (best-effort: the start-up reconciler removes what this misses).
+    await this.sandbox.removeSession(sessionId);
   }
 
   async listMessages(

@@ -38,6 +38,8 @@ export const baseTestEnvironment: Readonly<Record<string, string>> = {
   PORT: '0',
   AGENTDESK_RATE_LIMIT_MAX: '100000',
   AGENTDESK_AUTH_FAILURE_LIMIT: '100000',
+  // No Docker engine unless a suite asks for one (sandbox suites pass the test engine's DOCKER_HOST).
+  AGENTDESK_SANDBOX_ENABLED: 'false',
 };
 
 /** Creates an isolated database on the engine and an API over it (not listening: use `request`). */

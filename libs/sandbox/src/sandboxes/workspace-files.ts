@@ -3,7 +3,7 @@ import { type Readable } from 'node:stream';
 import { extract, pack } from 'tar-stream';
 import { type SandboxConfig } from '../config/sandbox-config';
 import { type EngineClient } from '../engine/engine-client';
-import { SandboxError } from '../engine/sandbox-error';
+import { SandboxError, isSandboxError } from '../engine/sandbox-error';
 import { WORKSPACE_PATH } from './container-spec';
 import { relativeToWorkspace, resolveWorkspacePath } from './workspace-path';
 
@@ -37,7 +37,7 @@ export async function readWorkspaceFile(
   path: string,
 ): Promise<WorkspaceFile> {
   const absolute = resolveWorkspacePath(path);
-  const archive = await engine.getArchive(containerId, absolute);
+  const archive = await getWorkspaceArchive(engine, containerId, absolute);
   for await (const entry of extractEntries(archive)) {
     const { header } = entry;
     if (header.type !== 'file') {
@@ -106,7 +106,7 @@ export async function listWorkspaceFiles(
 ): Promise<{ entries: WorkspaceEntry[]; truncated: boolean }> {
   const absolute = resolveWorkspacePath(options.path ?? '.', { allowRoot: true });
   const maxEntries = options.maxEntries ?? defaultMaxEntries;
-  const archive = await engine.getArchive(containerId, absolute);
+  const archive = await getWorkspaceArchive(engine, containerId, absolute);
   const entries: WorkspaceEntry[] = [];
   let truncated = false;
   // The archive's names start with the directory's own base name: `workspace/a.txt`, `src/x.ts`.
@@ -136,6 +136,26 @@ export async function listWorkspaceFiles(
     });
   }
   return { entries, truncated };
+}
+
+/** The engine's 404 names the container; the caller (often a model) only needs the path. */
+async function getWorkspaceArchive(
+  engine: EngineClient,
+  containerId: string,
+  absolute: string,
+): Promise<Readable> {
+  try {
+    return await engine.getArchive(containerId, absolute);
+  } catch (error) {
+    if (isSandboxError(error, 'file-not-found')) {
+      throw new SandboxError(
+        'file-not-found',
+        `${relativeToWorkspace(absolute)} does not exist in ${WORKSPACE_PATH}`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 function extractEntries(archive: Readable) {

@@ -4,6 +4,7 @@ import { initialSchema } from './0001-initial-schema';
 import { agentTurns } from './0002-agent-turns';
 import { idempotencyFingerprints } from './0003-idempotency-fingerprints';
 import { auditClientRequestId } from './0004-audit-client-request-id';
+import { sandboxBuilds } from './0005-sandbox-builds';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -15,6 +16,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0002-agent-turns': agentTurns(dialect),
     '0003-idempotency-fingerprints': idempotencyFingerprints(),
     '0004-audit-client-request-id': auditClientRequestId(dialect),
+    '0005-sandbox-builds': sandboxBuilds(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

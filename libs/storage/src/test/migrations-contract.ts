@@ -21,6 +21,7 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
         'api_keys',
         'audit_log',
         'messages',
+        'sandbox_builds',
         'sessions',
         'structured_output_runs',
         'tool_results',

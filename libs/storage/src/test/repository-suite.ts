@@ -5,6 +5,7 @@ import { describeMessagesContract } from './messages-contract';
 import { describeMigrationsContract } from './migrations-contract';
 import { describeOwnershipContract } from './ownership-contract';
 import { describePaginationContract } from './pagination-contract';
+import { describeSandboxBuildsContract } from './sandbox-builds-contract';
 import { describeSessionsContract } from './sessions-contract';
 import { describeStructuredOutputRunsContract } from './structured-output-runs-contract';
 import type { TestDatabaseFactory } from './test-database';
@@ -26,5 +27,6 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeAuditContract(factory);
     describeTurnsContract(factory);
     describeStructuredOutputRunsContract(factory);
+    describeSandboxBuildsContract(factory);
   });
 }

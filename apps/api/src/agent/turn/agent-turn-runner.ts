@@ -19,7 +19,7 @@ import {
 } from '@agentdesk/storage';
 import pino, { type Logger } from 'pino';
 import type { ModelRouter, ResolvedModel } from '../model-routing/model-router';
-import type { ToolRegistry } from '../tools/tool-registry';
+import type { ToolRegistry } from '@agentdesk/agent-tools';
 import { SessionToolResultStore } from './session-tool-result-store';
 import { storedMessagesToChat, toContentParts } from './stored-messages';
 import type { TurnError, TurnEventSink } from './turn-events';

@@ -4,8 +4,7 @@ import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testin
 import { StorageErrorCode, type Session, type User } from '@agentdesk/storage';
 import { ModelRouter } from '../model-routing/model-router';
 import { readModelRoutingSettings } from '../model-routing/provider-settings';
-import type { AgentTool } from '../tools/agent-tool';
-import { ToolRegistry } from '../tools/tool-registry';
+import { ToolRegistry, type AgentTool } from '@agentdesk/agent-tools';
 import { AgentTurnRunner, type TurnInput } from './agent-turn-runner';
 import type { TurnEvent } from './turn-events';
 import { defaultTurnSettings } from './turn-settings';

@@ -653,6 +653,7 @@ export function describeAuthAndLimits(engine: Engine): void {
       expect((await test.request({ method: 'GET', url: '/readyz' })).json()).toEqual({
         status: 'ready',
         database: engine,
+        sandbox: { status: 'disabled', engine: 'none (sandbox disabled)' },
       });
       await test.request({ method: 'GET', url: '/v1/sessions', key: generateApiKey().key });
 

@@ -22,7 +22,7 @@ import { startTestApi, type InjectResponse, type TestApi } from '../../support/t
  * route, whether it reaches only the effective user's data or anyone's, and which routes audit.
  */
 
-type Target = 'collection' | 'session' | 'api-key' | 'lab-run';
+type Target = 'collection' | 'session' | 'api-key' | 'lab-run' | 'sandbox-build';
 
 interface RouteExpectation {
   readonly scope: Scope;
@@ -41,6 +41,12 @@ interface RouteExpectation {
   readonly body?: (unique: string) => unknown;
   /** OpenAI-compatible routes answer errors in OpenAI's shape, so OpenAI clients can read them. */
   readonly errorShape?: 'agentdesk' | 'openai';
+  /**
+   * The route needs the sandbox, which this matrix's app runs without (AGENTDESK_SANDBOX_ENABLED=false):
+   * an authorized caller gets 404 ("disabled on this server") after every authorization check passed.
+   * The sandbox suites cover the successes on a real engine.
+   */
+  readonly needsSandboxEngine?: true;
 }
 
 const ownDataRoles: readonly Role[] = ['user', 'portal', 'admin'];
@@ -223,6 +229,68 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     success: 200,
     audit: { kind: 'listing', action: 'admin.audit.list' },
   },
+  'GET /v1/admin/sandbox/image': {
+    scope: 'sandbox:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    needsSandboxEngine: true,
+  },
+  'POST /v1/admin/sandbox/image/rebuild': {
+    scope: 'sandbox:manage',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 202,
+    body: () => ({ force: true }),
+    needsSandboxEngine: true,
+  },
+  'POST /v1/admin/sandbox/image/repin': {
+    scope: 'sandbox:manage',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    needsSandboxEngine: true,
+  },
+  'GET /v1/admin/sandbox/builds': {
+    scope: 'sandbox:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
+  'GET /v1/admin/sandbox/builds/:id': {
+    scope: 'sandbox:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'sandbox-build',
+    success: 200,
+  },
+  'GET /v1/admin/sandbox/builds/:id/events': {
+    scope: 'sandbox:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'sandbox-build',
+    success: 200,
+  },
+  'GET /v1/admin/sandbox/containers': {
+    scope: 'sandbox:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    needsSandboxEngine: true,
+  },
+  'DELETE /v1/admin/sandbox/containers/:id': {
+    scope: 'sandbox:manage',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 204,
+    needsSandboxEngine: true,
+  },
 };
 
 /** Public routes: everyone gets 200, with or without a (valid, revoked, malformed) key. */
@@ -370,6 +438,7 @@ type ResourceCase = 'own' | 'foreign' | 'missing' | 'collection';
 function expectedStatus(caller: MatrixCaller, route: RouteExpectation, resourceCase: ResourceCase): number {
   if (caller.kind === 'unauthenticated') return 401;
   if (caller.role === undefined || !route.roles.includes(caller.role)) return 403;
+  if (route.needsSandboxEngine) return 404;
   if (route.reach === 'own') {
     if (caller.kind !== 'acts-as-user') return 403;
     if (resourceCase === 'collection' || resourceCase === 'own') return route.success;
@@ -604,6 +673,27 @@ async function prepareResource(
       finishedAt: new Date(),
     });
     return { id: run.id, ownerUserId: null };
+  }
+  if (target === 'sandbox-build') {
+    // Builds belong to no user: "own" and "foreign" are both a finished build in the history.
+    const build = await fixtures.repositories.sandboxBuilds.start({
+      id: crypto.randomUUID(),
+      tag: 'agentdesk-sandbox:latest',
+      force: true,
+      trigger: 'admin',
+      actorPrincipalId: owner.id,
+      actorApiKeyId: null,
+      startedAt: new Date(),
+    });
+    await fixtures.repositories.sandboxBuilds.finish(build.id, {
+      status: 'built',
+      imageIdBefore: null,
+      imageIdAfter: 'sha256:matrix',
+      error: null,
+      events: [{ type: 'build-end', at: 1, status: 'built' }],
+      finishedAt: new Date(),
+    });
+    return { id: build.id, ownerUserId: null };
   }
   if (target === 'api-key') {
     const key = await issueUserKey(fixtures.repositories, owner);

@@ -17,7 +17,7 @@ export interface ToolOutput {
 
 /**
  * A tool the agent may call. `execute` returning an error output is normal (bad arguments, nothing
- * found); throwing is a crash and fails the turn.
+ * found, a sandbox that is down); throwing is a crash and fails the turn.
  */
 export interface AgentTool {
   readonly definition: ToolDefinition;

@@ -1,18 +1,5 @@
-import { createReadToolResultExecutor, readToolResultTool } from '@agentdesk/compressor';
 import type { ToolDefinition } from '@agentdesk/providers';
 import type { AgentTool, ToolContext, ToolOutput } from './agent-tool';
-
-/** `read_tool_result`: pages through the stored original of a truncated tool result. */
-export const readToolResultAgentTool: AgentTool = {
-  definition: readToolResultTool,
-  execute: (argumentsText: string, context: ToolContext) =>
-    createReadToolResultExecutor(context.toolResults)(argumentsText),
-};
-
-/** The tools every agent turn offers. More arrive with the sandbox. */
-export function builtInTools(): AgentTool[] {
-  return [readToolResultAgentTool];
-}
 
 /** The tools of an agent turn, by name. */
 export class ToolRegistry {

@@ -1,0 +1,199 @@
+import type { AgentTool } from '@agentdesk/agent-tools';
+import {
+  buildOfflineBaseImage,
+  createSandboxTools,
+  inProcessBuildLock,
+  SandboxService,
+  type SandboxLogger,
+} from '@agentdesk/sandbox';
+import { isStorageError, StorageErrorCode, type AppDatabase, type Repositories } from '@agentdesk/storage';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { postgresBuildLock } from './postgres-build-lock';
+import { SandboxBuildRecorder } from './sandbox-build-recorder';
+import type { SandboxSettings } from './sandbox-settings';
+
+/** What `/readyz` reports about the sandbox: never a reason to call the whole API not ready. */
+export interface SandboxHealth {
+  readonly status: 'ready' | 'degraded' | 'disabled';
+  readonly engine: string;
+  readonly message?: string;
+}
+
+const pingTimeoutMs = 1_500;
+const removeTimeoutMs = 5_000;
+/** On PostgreSQL another replica may be building; a build running longer than this is abandoned. */
+const abandonedBuildMs = 60 * 60_000;
+
+/**
+ * The API's sandbox: the lib's service (or none when disabled), the agent tools over it, the build
+ * history, and the background work started with the app (image + pin ensure, warm pool, idle
+ * reaper, reconciler) and stopped with it. Nothing here blocks the start: without an engine the
+ * API serves everything else, reports the sandbox degraded, and retries until the engine is back.
+ */
+export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly service: SandboxService | undefined;
+  readonly builds: SandboxBuildRecorder;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private started: Promise<void> | undefined;
+
+  constructor(
+    readonly settings: SandboxSettings,
+    private readonly database: AppDatabase,
+    private readonly repositories: Repositories,
+    private readonly logger: Logger,
+  ) {
+    this.builds = new SandboxBuildRecorder(repositories, logger);
+    if (!settings.enabled) return;
+    const sandboxLogger: SandboxLogger = {
+      info: (message) => logger.info(message),
+      warn: (message) => logger.warn(message),
+    };
+    this.service = new SandboxService(settings.config, {
+      engine: settings.dockerHost === undefined ? {} : { dockerHost: settings.dockerHost },
+      logger: sandboxLogger,
+      // One SQLite file has one API process: the in-process single-flight is the whole story.
+      lock: database.dialect === 'postgres' ? postgresBuildLock(database, logger) : inProcessBuildLock,
+      ...(settings.offlineBaseImage && {
+        restoreBaseImage: (engine, reference) =>
+          buildOfflineBaseImage(engine, { reference }).then(() => undefined),
+      }),
+    });
+  }
+
+  /** The agent tools of the sandbox; none when it is disabled. */
+  tools(): AgentTool[] {
+    return this.service ? createSandboxTools(this.service) : [];
+  }
+
+  /**
+   * The service for an admin route. Turned off on this server is 404 (there is no sandbox here, and
+   * there will not be one until the configuration changes); an engine that is down is 503.
+   */
+  require(): SandboxService {
+    if (this.service) return this.service;
+    throw new ApiError(
+      ApiErrorCode.NotFound,
+      'The sandbox is disabled on this server (AGENTDESK_SANDBOX_ENABLED=false)',
+    );
+  }
+
+  /** Where the engine is, for messages and the banner. */
+  engineDescription(): string {
+    return this.service?.engine.describe() ?? 'none (sandbox disabled)';
+  }
+
+  async health(): Promise<SandboxHealth> {
+    if (!this.service) return { status: 'disabled', engine: this.engineDescription() };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.service.ping(),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${pingTimeoutMs} ms`)), pingTimeoutMs);
+        }),
+      ]);
+      return { status: 'ready', engine: this.engineDescription() };
+    } catch (error) {
+      return {
+        status: 'degraded',
+        engine: this.engineDescription(),
+        message: `the Docker engine is unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Deleting a session removes its sandbox. Best-effort: the reconciler catches what this misses. */
+  async removeSession(sessionId: string): Promise<void> {
+    if (!this.service) return;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // An engine that does not answer must not hold up the deletion.
+      await Promise.race([
+        this.service.removeSession(sessionId),
+        new Promise((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error('the engine did not answer in time')), removeTimeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      this.logger.warn({ err: error, sessionId }, 'could not remove the sandbox of a deleted session');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Nest calls this once the app is initialised: the work starts in the background. */
+  onApplicationBootstrap(): void {
+    const service = this.service;
+    // Builds a previous stop interrupted are closed first, so this start's own row is never among them.
+    this.started = this.markAbandonedBuilds().then(() => service && this.startInBackground(service));
+  }
+
+  /** Resolves when the latest background start attempt has ended (tests wait for it). */
+  async whenStarted(): Promise<void> {
+    await this.started;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    await this.started?.catch(() => undefined);
+    await this.service?.close();
+  }
+
+  private async startInBackground(service: SandboxService): Promise<void> {
+    try {
+      const handle = service.rebuild({ force: false });
+      await this.builds.track(handle, { trigger: 'start-up' });
+      const result = await service.start();
+      this.logger.info(
+        { tag: result.tag, imageId: result.imageId, status: result.status, pin: result.pin.outcome },
+        'sandbox image ensured',
+      );
+      const removed = await service.reconcile((sessionIds) => this.existingSessions(sessionIds));
+      if (removed.length > 0)
+        this.logger.info({ sessions: removed }, 'removed the sandboxes of sessions that no longer exist');
+    } catch (error) {
+      if (this.stopped) return;
+      this.logger.warn(
+        { err: error, engine: this.engineDescription(), retryInMs: this.settings.startRetryMs },
+        'the sandbox could not start; everything else works, sandbox tools answer with an error until it does',
+      );
+      this.retryTimer = setTimeout(() => {
+        if (!this.stopped) this.started = this.startInBackground(service);
+      }, this.settings.startRetryMs);
+      this.retryTimer.unref();
+    }
+  }
+
+  private async existingSessions(sessionIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const existing = new Set<string>();
+    for (const sessionId of sessionIds) {
+      // Only "not found" means gone: a database error must never get a live session's sandbox removed.
+      const found = await this.repositories.sessions.getForAdmin(sessionId).then(
+        () => true,
+        (error: unknown) => {
+          if (isStorageError(error) && error.code === StorageErrorCode.NotFound) return false;
+          throw error;
+        },
+      );
+      if (found) existing.add(sessionId);
+    }
+    return existing;
+  }
+
+  private async markAbandonedBuilds(): Promise<void> {
+    const cutOff = this.database.dialect === 'sqlite' ? new Date() : new Date(Date.now() - abandonedBuildMs);
+    try {
+      const marked = await this.repositories.sandboxBuilds.markInterrupted(cutOff);
+      if (marked > 0)
+        this.logger.warn({ builds: marked }, 'marked sandbox builds a previous stop interrupted');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not mark interrupted sandbox builds');
+    }
+  }
+}

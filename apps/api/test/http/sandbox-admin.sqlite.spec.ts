@@ -1,0 +1,3 @@
+import { describeSandboxAdmin } from './suites/sandbox-admin.suite';
+
+describeSandboxAdmin('sqlite');

@@ -1,0 +1,3 @@
+import { describeSandboxEngineDown } from './suites/sandbox-engine-down.suite';
+
+describeSandboxEngineDown('sqlite');

@@ -1,0 +1,3 @@
+import { describeSandboxTurns } from './suites/sandbox-turns.suite';
+
+describeSandboxTurns('postgres');

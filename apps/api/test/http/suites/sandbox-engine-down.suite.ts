@@ -1,0 +1,99 @@
+import { mkdtempSync } from 'node:fs';
+import { buildOfflineBaseImage, startPrivateEngine, type PrivateEngine } from '@agentdesk/sandbox';
+import type { User } from '@agentdesk/storage';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxRuntime } from '../../../src/sandbox/sandbox-runtime';
+import type { Engine } from '../../support/engines';
+import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '../../support/fixtures';
+import { apiTestBaseImage } from '../../support/sandbox-engine.global-setup';
+import { sandboxTestEnvironment } from '../../support/sandbox-environment';
+import { startTestApi, type TestApi } from '../../support/test-api';
+
+/** The engine stops under a running API: sandbox routes 503, tools answer errors, the rest works, and it all recovers. */
+export function describeSandboxEngineDown(engine: Engine): void {
+  describe(`sandbox with its engine stopped (${engine})`, () => {
+    // Stopping the shared engine would break other files: this suite stops an engine of its own.
+    const directory = mkdtempSync('/tmp/agentdesk-api-down-');
+    let privateEngine: PrivateEngine;
+    let test: TestApi;
+    let admin: User;
+    let adminKey: IssuedKey;
+
+    beforeAll(async () => {
+      privateEngine = await startPrivateEngine({ directory, log: () => undefined });
+      await buildOfflineBaseImage(privateEngine.engine, { reference: apiTestBaseImage });
+      test = await startTestApi(engine, {
+        ...sandboxTestEnvironment('down', engine),
+        DOCKER_HOST: privateEngine.dockerHost,
+        AGENTDESK_SANDBOX_WARM_POOL: '0',
+      });
+      await test.api.app.get(SandboxRuntime).whenStarted();
+      admin = await createLocalUser(test.api.repositories, 'admin-down');
+      adminKey = await issueUserKey(test.api.repositories, admin, 'admin');
+    });
+    afterAll(async () => {
+      await test?.close();
+      await privateEngine?.stop({ removeDirectory: true });
+    });
+
+    const get = (url: string) => test.request({ method: 'GET', url, key: adminKey.key });
+
+    it('answers 503 on sandbox routes, reports /readyz degraded, keeps every other route and turn working, and recovers', async () => {
+      expect((await get('/readyz')).json()).toMatchObject({ status: 'ready', sandbox: { status: 'ready' } });
+      await privateEngine.stop();
+
+      for (const [method, url] of [
+        ['GET', '/v1/admin/sandbox/image'],
+        ['GET', '/v1/admin/sandbox/containers'],
+        ['POST', '/v1/admin/sandbox/image/rebuild'],
+        ['POST', '/v1/admin/sandbox/image/repin'],
+      ] as const) {
+        const response = await test.request({ method, url, key: adminKey.key });
+        expect(response.statusCode, `${method} ${url}`).toBe(503);
+        expect(response.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+          code: 'NOT_READY',
+          message: expect.stringContaining('Docker engine unreachable'),
+        });
+      }
+      const ready = await get('/readyz');
+      expect(ready.statusCode).toBe(200);
+      expect(ready.json()).toMatchObject({
+        status: 'ready',
+        sandbox: { status: 'degraded', message: expect.stringContaining('unreachable') },
+      });
+      // The history is in the database: still readable.
+      expect((await get('/v1/admin/sandbox/builds')).statusCode).toBe(200);
+      expect((await get('/v1/sessions')).statusCode).toBe(200);
+
+      const session = await createSession(test.api.repositories, admin, 'down');
+      test.emulator.script(
+        {
+          kind: 'tool-calls',
+          toolCalls: [{ id: 'call_down', name: 'run_command', arguments: { command: 'true' } }],
+        },
+        { kind: 'text', text: 'The sandbox is down, answering anyway.' },
+      );
+      const turn = await test.request({
+        method: 'POST',
+        url: `/v1/sessions/${session.id}/messages`,
+        key: adminKey.key,
+        body: { content: 'run something' },
+      });
+      expect(turn.json()).toMatchObject({ status: 'complete' });
+      const toolMessage = (
+        await test.api.repositories.messages.listForOwner(admin.id, session.id)
+      ).items.find((message) => message.toolCallId === 'call_down');
+      expect(JSON.stringify(toolMessage?.contentParts)).toContain(
+        'run_command: the sandbox is unavailable right now',
+      );
+
+      privateEngine = await startPrivateEngine({ directory, log: () => undefined });
+      expect((await get('/readyz')).json()).toMatchObject({ sandbox: { status: 'ready' } });
+      expect((await get('/v1/admin/sandbox/image')).json()).toMatchObject({
+        present: true,
+        pin: { pinned: true },
+      });
+      expect((await get('/v1/admin/sandbox/containers')).statusCode).toBe(200);
+    });
+  });
+}
