@@ -6,7 +6,8 @@
  *   npx tsx bench/compressor.ts            # print the tables
  *   npx tsx bench/compressor.ts --write    # also refresh the results in docs/benchmarks/compressor.md
  *
- * Environment: BENCH_SIZES_MB (default "1,10,100"), BENCH_SHAPES (default "log,json,text").
+ * Environment: BENCH_SIZES_MB (default "1,10,100"), BENCH_SHAPES (default
+ * "log,json,json-nested,ndjson,csv,text").
  * Targets (issue 3): 10 MB into 8k tokens ≤ 30 ms; cost growing with one linear scan, not with
  * tokenizing the input; unchanged 100k-token scratchpad ≤ 1 ms.
  */
@@ -27,25 +28,53 @@ const MEGABYTE = 1_000_000;
 const documentPath = 'docs/benchmarks/compressor.md';
 const writeDocument = process.argv.includes('--write');
 const sizes = (process.env['BENCH_SIZES_MB'] ?? '1,10,100').split(',').map(Number);
-const shapes = (process.env['BENCH_SHAPES'] ?? 'log,json,text').split(',') as Shape[];
+const shapes = (process.env['BENCH_SHAPES'] ?? 'log,json,json-nested,ndjson,csv,text').split(',') as Shape[];
 
-type Shape = 'log' | 'json' | 'text';
+type Shape = 'log' | 'json' | 'json-nested' | 'ndjson' | 'csv' | 'text';
 
-/** Builds about `bytes` characters of one kind of tool output. */
+/** One order as a JSON object. */
+function orderJson(index: number): string {
+  return `{"id":${index},"customer":"Customer ${index % 5000}","email":"c${index}@example.com","total":${((index * 7919) % 100000) / 100},"status":"${index % 3 === 0 ? 'paid' : 'open'}","tags":["a","b"]}`;
+}
+
+/** The piece of `shape` output for record `index` (with what opens the document on the first). */
+function piece(shape: Shape, index: number): string {
+  switch (shape) {
+    case 'log':
+      return `2026-11-30T12:${String(index % 60).padStart(2, '0')}:07Z INFO api request_id=${index} user=u${index % 977} path=/v1/orders/${index * 7} status=200 latency=${(index * 37) % 900}ms\n`;
+    case 'json':
+      return `${index === 0 ? '[' : ','}${orderJson(index)}`;
+    case 'json-nested':
+      return `${index === 0 ? '{"status":"ok","data":{"page":1,"items":[' : ','}${orderJson(index)}`;
+    case 'ndjson':
+      return `${orderJson(index)}\n`;
+    case 'csv':
+      return `${index === 0 ? 'id,customer,email,total,status,note\n' : ''}${index},Customer ${index % 5000},c${index}@example.com,${((index * 7919) % 100000) / 100},${index % 3 === 0 ? 'paid' : 'open'},"said ""ok"", thanks"\n`;
+    case 'text':
+      return `word${index % 1000} lorem ipsum dolor sit amet, consectetur adipiscing elit ${index} `;
+  }
+}
+
+/** What closes the document after the last piece. */
+const closing: Record<Shape, string> = {
+  log: '',
+  json: ']',
+  'json-nested': '],"more":false},"total":null}',
+  ndjson: '',
+  csv: '',
+  text: '',
+};
+
+/** Builds about `characters` characters of one kind of tool output. */
 function toolOutput(shape: Shape, characters: number): string {
   const parts: string[] = [];
   let length = 0;
   for (let index = 0; length < characters; index++) {
-    const piece =
-      shape === 'log'
-        ? `2026-11-30T12:${String(index % 60).padStart(2, '0')}:07Z INFO api request_id=${index} user=u${index % 977} path=/v1/orders/${index * 7} status=200 latency=${(index * 37) % 900}ms\n`
-        : shape === 'json'
-          ? `${index === 0 ? '[' : ','}{"id":${index},"customer":"Customer ${index % 5000}","email":"c${index}@example.com","total":${((index * 7919) % 100000) / 100},"status":"${index % 3 === 0 ? 'paid' : 'open'}","tags":["a","b"]}`
-          : `word${index % 1000} lorem ipsum dolor sit amet, consectetur adipiscing elit ${index} `;
-    parts.push(piece);
-    length += piece.length;
+    const next = piece(shape, index);
+    parts.push(next);
+    length += next.length;
   }
-  if (shape === 'json') parts.push(']');
+  parts.push(closing[shape]);
   return parts.join('');
 }
 

@@ -27,7 +27,14 @@ export type {
   SchemaLoweringReport,
   Usage,
 } from './types/result';
-export type { SchemaChange, SchemaChangeAction, SchemaTarget, LoweredSchema } from './schema/schema-change';
+export type {
+  SchemaChange,
+  SchemaChangeAction,
+  SchemaTarget,
+  LoweredSchema,
+  LoweringOptions,
+} from './schema/schema-change';
+export { DEFAULT_RECURSION_DEPTH, MAX_RECURSION_DEPTH } from './schema/recursion-unroll';
 export type { ValidationIssue } from './schema/validate-json';
 export { ProviderError, isRetryableStatus } from './errors/provider-error';
 export { defaultRetryPolicy, type RetryPolicy } from './retry/retry-policy';

@@ -157,14 +157,105 @@ describe('schemas a provider cannot take', () => {
     required: ['name'],
   };
 
+  /** Four levels: deeper than the default unroll depth (3), still valid against the original schema. */
+  const deepTree = {
+    name: 'a',
+    children: [{ name: 'b', children: [{ name: 'c', children: [{ name: 'd', children: [] }] }] }],
+  };
+  const loweredSchemaOf = (provider: 'anthropic' | 'gemini') => {
+    const body = bodyOf(emulator().lastRequest());
+    return provider === 'gemini'
+      ? (body.generationConfig as Record<string, unknown>).responseSchema
+      : ((body.output_config as Record<string, unknown>).format as Record<string, unknown>).schema;
+  };
+
   it.each(['anthropic', 'gemini'] as const)(
-    '%s: a recursive schema is a clear error before any request',
+    '%s: a recursive schema is unrolled, accepted on the wire, and a deeper answer still validates',
+    async (provider) => {
+      emulator().script({ kind: 'json', value: deepTree });
+      const result = await executeChatCompletion(clients()[provider], {
+        modelParams: { model: models[provider] },
+        messages: [{ role: 'user', content: 'x' }],
+        responseFormat: { type: 'json_schema', schema: recursive },
+      });
+      expect(emulator().requests).toHaveLength(1);
+      const sent = JSON.stringify(loweredSchemaOf(provider));
+      expect(sent).not.toContain('$ref');
+      expect(sent.match(/"children":\{/g)).toHaveLength(3);
+      expect(result.validation).toMatchObject({ valid: true });
+      expect(result.json).toEqual(deepTree);
+      expect(
+        result.schemaLowering?.changes.filter((change) => change.action === 'recursion-unrolled'),
+      ).toHaveLength(2);
+    },
+  );
+
+  it('gemini: schemaRecursionDepth sets the unroll depth of the response schema', async () => {
+    emulator().script({ kind: 'json', value: { name: 'only', children: [] } });
+    await executeChatCompletion(clients().gemini, {
+      modelParams: { model: models.gemini },
+      messages: [{ role: 'user', content: 'x' }],
+      responseFormat: { type: 'json_schema', schema: recursive },
+      schemaRecursionDepth: 1,
+    });
+    expect(loweredSchemaOf('gemini')).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        children: { type: 'array', items: { type: 'string' }, maxItems: 0 },
+      },
+      required: ['name'],
+      propertyOrdering: ['name', 'children'],
+    });
+  });
+
+  it('gemini: a recursive tool parameter schema is unrolled and accepted on the wire', async () => {
+    emulator().script({ kind: 'text', text: 'ok' });
+    const result = await executeChatCompletion(clients().gemini, {
+      modelParams: { model: models.gemini },
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ name: 'save_tree', parameters: recursive }],
+      schemaRecursionDepth: 2,
+    });
+    expect(result.text).toBe('ok');
+    const tools = bodyOf(emulator().lastRequest()).tools as Array<Record<string, unknown>>;
+    expect(JSON.stringify(tools)).not.toContain('$ref');
+    expect(result.warnings.map((warning) => warning.message).join(' ')).toContain('recursion-unrolled');
+  });
+
+  it('gemini: a nullable enum is sent as a nullable string enum, which Gemini accepts', async () => {
+    emulator().script({ kind: 'json', value: { status: null } });
+    const result = await executeChatCompletion(clients().gemini, {
+      modelParams: { model: models.gemini },
+      messages: [{ role: 'user', content: 'x' }],
+      responseFormat: {
+        type: 'json_schema',
+        schema: {
+          type: 'object',
+          properties: { status: { type: ['string', 'null'], enum: ['open', 'done', null] } },
+          required: ['status'],
+        },
+      },
+    });
+    expect(loweredSchemaOf('gemini')).toMatchObject({
+      properties: { status: { type: 'string', nullable: true, enum: ['open', 'done'] } },
+    });
+    expect(result.validation).toMatchObject({ valid: true });
+  });
+
+  it.each(['anthropic', 'gemini'] as const)(
+    '%s: recursion that no level can end is a clear error before any request',
     (provider) => {
+      const endless = {
+        type: 'object',
+        properties: { child: { $ref: '#' } },
+        required: ['child'],
+      };
       expect(() =>
         executeChatCompletion(clients()[provider], {
           modelParams: { model: models[provider] },
           messages: [{ role: 'user', content: 'x' }],
-          responseFormat: { type: 'json_schema', schema: recursive },
+          responseFormat: { type: 'json_schema', schema: endless },
         }),
       ).toThrow(SchemaLoweringError);
       expect(emulator().requests).toHaveLength(0);

@@ -89,7 +89,7 @@ export function describeErrorCases(context: () => CompatContext): void {
     });
 
     it('answers a schema the provider cannot take with BadRequestError on response_format', async () => {
-      // Anthropic's structured output cannot express recursion.
+      // Anthropic takes no recursion; it is unrolled, but a link every level requires cannot be cut.
       const error = await context()
         .openai()
         .chat.completions.create({
@@ -98,8 +98,8 @@ export function describeErrorCases(context: () => CompatContext): void {
           response_format: {
             type: 'json_schema',
             json_schema: {
-              name: 'tree',
-              schema: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } },
+              name: 'chain',
+              schema: { type: 'object', properties: { next: { $ref: '#' } }, required: ['next'] },
             },
           },
         })

@@ -2,8 +2,12 @@ import type { TokenCounter } from '../tokens/count-tokens';
 import { splitsSurrogatePair } from '../tokens/text-chunks';
 import { omissionMarker, type NoticeLanguage, type OmissionStats } from './truncation-notice';
 
-/** How a text was cut. */
-export type CutStrategy = 'json-array' | 'lines' | 'text';
+/**
+ * How a text was cut: between the items of a top-level JSON array, inside the arrays (and long
+ * strings) of a JSON object, between NDJSON records, between CSV/TSV rows under the kept header,
+ * on line boundaries, or at characters.
+ */
+export type CutStrategy = 'json-array' | 'json-object' | 'ndjson' | 'csv' | 'lines' | 'text';
 
 /** A planned cut: what is kept from the start and the end, and the text that replaces the middle. */
 export interface CutPlan {

@@ -1,6 +1,15 @@
 import type { TokenCounter } from '../tokens/count-tokens';
-import { findCutPoints, planTextCut, type CutRequest, type CutStrategy } from './cut-plan';
+import {
+  findCutPoints,
+  planTextCut,
+  type CutPlan,
+  type CutPoints,
+  type CutRequest,
+  type CutStrategy,
+} from './cut-plan';
 import { planJsonArrayCut } from './truncate-json';
+import { planJsonObjectCut } from './truncate-json-object';
+import { planCsvCut, planNdjsonCut } from './truncate-records';
 import {
   compactTruncationNotice,
   omissionMarker,
@@ -52,6 +61,20 @@ export type TextTruncation =
       stats: OmissionStats;
     };
 
+/**
+ * The first structure-aware cut that fits the text's format, else plain text or lines. Each
+ * detector rejects other formats at its first look (first character, first and last lines).
+ */
+function planCut(request: CutRequest, cut: CutPoints): CutPlan {
+  return (
+    planJsonArrayCut(request, cut) ??
+    planNdjsonCut(request, cut) ??
+    planJsonObjectCut(request, cut) ??
+    planCsvCut(request, cut) ??
+    planTextCut(request, cut)
+  );
+}
+
 /** Tokens kept free for the seams where notice, head, marker and tail meet (the tokenizer may merge across them). */
 const SEAM_SLACK_TOKENS = 3;
 const MAX_ATTEMPTS = 6;
@@ -80,7 +103,10 @@ export function truncateText(text: string, options: TruncateTextOptions): TextTr
   // The marker's numbers are not known before the cut: reserve the longest marker this text can get.
   const widestMarker = `\n\n${JSON.stringify(
     omissionMarker(
-      { characters: text.length, items: { omitted: text.length, total: text.length } },
+      {
+        characters: text.length,
+        items: { omitted: text.length, total: text.length, unit: language === 'fr' ? 'rows' : 'records' },
+      },
       language,
     ),
   )}\n\n`;
@@ -99,7 +125,7 @@ export function truncateText(text: string, options: TruncateTextOptions): TextTr
       language,
     };
     const cut = findCutPoints(request);
-    const plan = planJsonArrayCut(request, cut) ?? planTextCut(request, cut);
+    const plan = planCut(request, cut);
     const output = notice + plan.text;
     const count = counter.countTextUpTo(output, targetTokens);
     if (count.exact && count.tokens <= targetTokens && output.length <= maxCharacters) {

@@ -78,9 +78,21 @@ export interface OmissionStats {
   characters: number;
   /** Whole lines omitted (line-oriented cut). */
   lines?: number;
-  /** Array items omitted, and how many the array had (JSON cut). */
-  items?: { omitted: number; total: number };
+  /**
+   * Array items (JSON cut), records (NDJSON lines) or rows (CSV/TSV, header excluded) omitted,
+   * and how many there were. `unit` defaults to `items`.
+   */
+  items?: { omitted: number; total: number; unit?: CountedUnit };
 }
+
+/** What a structure-aware cut counts. */
+export type CountedUnit = 'items' | 'records' | 'rows';
+
+const UNIT_WORDS: Readonly<Record<CountedUnit, Record<NoticeLanguage, [string, string]>>> = {
+  items: { en: ['item omitted', 'items omitted'], fr: ['élément omis', 'éléments omis'] },
+  records: { en: ['record omitted', 'records omitted'], fr: ['enregistrement omis', 'enregistrements omis'] },
+  rows: { en: ['row omitted', 'rows omitted'], fr: ['ligne de données omise', 'lignes de données omises'] },
+};
 
 /**
  * The marker placed between the kept head and tail of a text, stating exactly what was omitted.
@@ -96,9 +108,10 @@ export function omissionMarker(stats: OmissionStats, language: NoticeLanguage): 
   if (stats.items !== undefined) {
     const omitted = formatCount(stats.items.omitted, language);
     const total = formatCount(stats.items.total, language);
+    const [singular, pluralForm] = UNIT_WORDS[stats.items.unit ?? 'items'][language];
     return french
-      ? `[... ${omitted} ${stats.items.omitted > 1 ? 'éléments omis' : 'élément omis'} sur ${total} (${characters}) ...]`
-      : `[... ${omitted} of ${total} items omitted (${characters}) ...]`;
+      ? `[... ${omitted} ${stats.items.omitted > 1 ? pluralForm : singular} sur ${total} (${characters}) ...]`
+      : `[... ${omitted} of ${total} ${pluralForm} (${characters}) ...]`;
   }
   if (stats.lines !== undefined) {
     const lines = plural(

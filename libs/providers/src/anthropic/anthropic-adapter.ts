@@ -68,7 +68,9 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
       const warnings: ChatWarning[] = [];
       const settings = resolveCallSettings(options, 1, warnings);
       const outputMode = normalizeResponseFormat(options.responseFormat);
-      const output = buildAnthropicOutputSettings(outputMode, warnings);
+      const output = buildAnthropicOutputSettings(outputMode, warnings, {
+        recursionDepth: options.schemaRecursionDepth,
+      });
       const conversation = convertToAnthropicMessages(options.messages);
       const body: Record<string, unknown> = {
         model: settings.model,

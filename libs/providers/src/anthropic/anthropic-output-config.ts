@@ -1,7 +1,7 @@
 import { jsonInstruction } from '../response-format/mentions-json';
 import type { OutputMode } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
-import type { LoweredSchema } from '../schema/schema-change';
+import type { LoweredSchema, LoweringOptions } from '../schema/schema-change';
 import type { ChatWarning } from '../types/result';
 
 export interface AnthropicOutputSettings {
@@ -22,6 +22,7 @@ export interface AnthropicOutputSettings {
 export function buildAnthropicOutputSettings(
   mode: OutputMode,
   warnings: ChatWarning[],
+  loweringOptions: LoweringOptions = {},
 ): AnthropicOutputSettings {
   switch (mode.kind) {
     case 'text':
@@ -35,7 +36,7 @@ export function buildAnthropicOutputSettings(
       });
       return { outputConfig: undefined, systemInstruction: jsonInstruction, lowered: undefined };
     case 'json-schema': {
-      const lowered = lowerJsonSchema(mode.schema, 'anthropic');
+      const lowered = lowerJsonSchema(mode.schema, 'anthropic', loweringOptions);
       return {
         outputConfig: { format: { type: 'json_schema', schema: lowered.schema } },
         systemInstruction: undefined,

@@ -11,6 +11,7 @@ import {
 } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
+import type { LoweringOptions } from '../schema/schema-change';
 import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
 import type { ChatWarning } from '../types/result';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
@@ -31,9 +32,13 @@ export type GeminiModelClient = Pick<GenerativeModel, 'generateContent' | 'gener
   >;
 
 /** Function parameters go through the same lowering as response schemas: Gemini takes only its subset. */
-function toGeminiTools(tools: readonly ToolDefinition[], warnings: ChatWarning[]): Tool[] {
+function toGeminiTools(
+  tools: readonly ToolDefinition[],
+  warnings: ChatWarning[],
+  loweringOptions: LoweringOptions,
+): Tool[] {
   const functionDeclarations = tools.map((tool) => {
-    const lowered = lowerJsonSchema(tool.parameters, 'gemini');
+    const lowered = lowerJsonSchema(tool.parameters, 'gemini', loweringOptions);
     // Added property orderings are bookkeeping; only changes to what is enforced are worth a warning.
     const meaningful = lowered.changes.filter((change) => change.action !== 'added');
     if (meaningful.length) {
@@ -88,7 +93,8 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
         });
       }
       const outputMode = normalizeResponseFormat(options.responseFormat);
-      const output = buildGeminiOutputSettings(outputMode);
+      const loweringOptions: LoweringOptions = { recursionDepth: options.schemaRecursionDepth };
+      const output = buildGeminiOutputSettings(outputMode, loweringOptions);
       const conversation = convertToGeminiContents(options.messages, warnings);
       // A request-level generationConfig replaces the model's own, so the model's defaults are carried over.
       const generationConfig: Record<string, unknown> = {
@@ -106,7 +112,7 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
       const systemInstruction = conversation.systemInstruction ?? client.systemInstruction;
       if (systemInstruction) body['systemInstruction'] = systemInstruction;
       if (options.tools?.length) {
-        body['tools'] = toGeminiTools(options.tools, warnings);
+        body['tools'] = toGeminiTools(options.tools, warnings, loweringOptions);
         if (options.toolChoice !== undefined) body['toolConfig'] = toGeminiToolConfig(options.toolChoice);
       } else if (client.tools) {
         body['tools'] = client.tools;

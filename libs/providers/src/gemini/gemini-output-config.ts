@@ -1,6 +1,6 @@
 import type { OutputMode } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
-import type { LoweredSchema } from '../schema/schema-change';
+import type { LoweredSchema, LoweringOptions } from '../schema/schema-change';
 
 export interface GeminiOutputSettings {
   generationConfig: Record<string, unknown>;
@@ -8,14 +8,17 @@ export interface GeminiOutputSettings {
 }
 
 /** JSON goes through `responseMimeType`; a schema is lowered to the OpenAPI subset `responseSchema` accepts. */
-export function buildGeminiOutputSettings(mode: OutputMode): GeminiOutputSettings {
+export function buildGeminiOutputSettings(
+  mode: OutputMode,
+  loweringOptions: LoweringOptions = {},
+): GeminiOutputSettings {
   switch (mode.kind) {
     case 'text':
       return { generationConfig: {}, lowered: undefined };
     case 'json-object':
       return { generationConfig: { responseMimeType: 'application/json' }, lowered: undefined };
     case 'json-schema': {
-      const lowered = lowerJsonSchema(mode.schema, 'gemini');
+      const lowered = lowerJsonSchema(mode.schema, 'gemini', loweringOptions);
       return {
         generationConfig: { responseMimeType: 'application/json', responseSchema: lowered.schema },
         lowered,

@@ -3,20 +3,26 @@ import { ChangeLog } from './change-log';
 import { StrictDialectLowering } from './lower-strict-dialect';
 import { normalizeSchema } from './normalize-schema';
 import { needsRootWrap, reportRootWrap, unwrapRootValue, wrapRoot } from './root-wrap';
-import type { LoweredSchema } from './schema-change';
+import { recursionDepthOf } from './recursion-unroll';
+import type { LoweredSchema, LoweringOptions } from './schema-change';
 
 /**
  * Lowers a schema to Anthropic's structured-output subset, following its SDK transform:
  * `additionalProperties: false` on every object, `oneOf` → `anyOf`, `$schema` dropped, every `$ref`
- * inlined (recursion is rejected with `SchemaLoweringError`), numeric/length/array-size constraints,
+ * inlined (recursion unrolled `options.recursionDepth` levels deep), numeric/length/array-size constraints,
  * unsupported formats and regex features moved into descriptions. A non-object root is wrapped
  * (the API's support for other roots is not documented), which `restore` undoes.
  */
-export function lowerForAnthropic(schema: JsonSchema): LoweredSchema {
+export function lowerForAnthropic(schema: JsonSchema, options: LoweringOptions = {}): LoweredSchema {
   const changes = new ChangeLog();
   const normalized = normalizeSchema(
     schema,
-    { refPolicy: 'inline', arrayItemsRequired: false, targetName: 'Anthropic' },
+    {
+      refPolicy: 'inline',
+      arrayItemsRequired: false,
+      targetName: 'Anthropic',
+      recursionDepth: recursionDepthOf(options),
+    },
     changes,
   );
   const wrapped = needsRootWrap(normalized.root);

@@ -5,7 +5,8 @@ import { isPlainObject } from './json-value';
 import { toPlainJson } from './located';
 import { assembleSchema, lowerKeywords } from './lower-keywords';
 import { normalizeSchema } from './normalize-schema';
-import type { LoweredSchema } from './schema-change';
+import { recursionDepthOf } from './recursion-unroll';
+import type { LoweredSchema, LoweringOptions } from './schema-change';
 import type { SchemaNode, TypedNode, UnionNode } from './schema-node';
 
 /** Gemini has no null type: nullability is a flag on the other type. */
@@ -18,6 +19,14 @@ function makeNullable(schema: JsonSchema): JsonSchema {
   const { type, ...rest } = schema;
   return type === undefined ? { ...schema, nullable: true } : { type, nullable: true, ...rest };
 }
+
+/**
+ * OpenAPI 3.0.3 wants a nullable enum to list null, but Gemini's `enum` is a list of strings: a
+ * null entry is refused with a 400 (`enum[n]: cannot be empty`). `nullable: true` is the only way
+ * Gemini takes null there, so the enum stays strings-only and the report says so.
+ */
+const NULLABLE_ENUM_DETAIL =
+  'Gemini enums hold strings only (a null entry is refused), so null is not listed in "enum"; "nullable": true is what allows null here.';
 
 function isNullOnly(node: SchemaNode): node is TypedNode {
   return node.kind === 'typed' && node.type === 'null' && node.constraints.length === 0;
@@ -47,6 +56,10 @@ class GeminiLowering {
     let branches = others.map((branch) => this.lower(branch));
     if (nullBranches.length > 0) {
       branches = branches.map(makeNullable);
+      others.forEach((branch, index) => {
+        if (Array.isArray(branches[index]?.enum))
+          this.changes.add(branch.pointer, 'enum', 'union-rewritten', NULLABLE_ENUM_DETAIL);
+      });
       for (const branch of nullBranches) {
         this.changes.add(
           branch.pointer,
@@ -134,6 +147,7 @@ class GeminiLowering {
       const values = node.enumValues.filter((value) => value !== null);
       if (node.type === 'string') {
         structural.enum = values;
+        if (node.nullable) this.changes.add(node.pointer, 'enum', 'union-rewritten', NULLABLE_ENUM_DETAIL);
       } else {
         const text = describeConstraint('enum', values);
         sentences.push(...text);
@@ -191,15 +205,20 @@ class GeminiLowering {
 
 /**
  * Lowers a schema to Gemini's `generationConfig.responseSchema` subset: every `$ref` inlined
- * (recursion is rejected with `SchemaLoweringError`), `[T, "null"]` → `nullable`, multi-type →
+ * (recursion unrolled `options.recursionDepth` levels deep, see `lowerJsonSchema`), `[T, "null"]` → `nullable`, multi-type →
  * `anyOf`, `const` → one-value string enum, non-string enums and unsupported keywords described,
  * `propertyOrdering` added. The answer needs no restoring.
  */
-export function lowerForGemini(schema: JsonSchema): LoweredSchema {
+export function lowerForGemini(schema: JsonSchema, options: LoweringOptions = {}): LoweredSchema {
   const changes = new ChangeLog();
   const normalized = normalizeSchema(
     schema,
-    { refPolicy: 'inline', arrayItemsRequired: true, targetName: "Gemini's responseSchema" },
+    {
+      refPolicy: 'inline',
+      arrayItemsRequired: true,
+      targetName: "Gemini's responseSchema",
+      recursionDepth: recursionDepthOf(options),
+    },
     changes,
   );
   const lowered = new GeminiLowering(changes).lower(normalized.root);

@@ -17,7 +17,12 @@ export function lowerForOpenAiStrict(schema: JsonSchema): LoweredSchema {
   const changes = new ChangeLog();
   const normalized = normalizeSchema(
     schema,
-    { refPolicy: 'keep-defs', arrayItemsRequired: true, targetName: 'OpenAI strict mode' },
+    {
+      refPolicy: 'keep-defs',
+      arrayItemsRequired: true,
+      targetName: 'OpenAI strict mode',
+      recursionDepth: undefined,
+    },
     changes,
   );
   const wrapped = needsRootWrap(normalized.root);

@@ -2,7 +2,7 @@ import type { JsonSchema } from '../types/json-schema';
 import { lowerForAnthropic } from './lower-for-anthropic';
 import { lowerForGemini } from './lower-for-gemini';
 import { lowerForOpenAiStrict } from './lower-for-openai-strict';
-import type { LoweredSchema, SchemaTarget } from './schema-change';
+import type { LoweredSchema, LoweringOptions, SchemaTarget } from './schema-change';
 import { assertSchemaWithinLimits } from './schema-limits';
 
 /**
@@ -12,19 +12,29 @@ import { assertSchemaWithinLimits } from './schema-limits';
  * under the lowered schema back to the caller's shape.
  *
  * Pure and deterministic: the input is never mutated, and equal input gives equal output.
+ * Recursion: OpenAI strict keeps it through `$defs`. Gemini and Anthropic accept none, so a
+ * recursive schema is unrolled `options.recursionDepth` levels deep (default 3) and the deepest level
+ * leaves the recursion out where it is optional (an `anyOf` branch, an array that must then be
+ * empty, an optional property); the change report says where (`recursion-unrolled`).
+ *
  * Throws `SchemaLoweringError` when the schema cannot be expressed for the target at all
- * (recursion for Anthropic/Gemini, unresolvable `$ref`, invalid or unsatisfiable schemas, or
- * nesting and size past `MAX_SCHEMA_DEPTH` / `MAX_SCHEMA_NODES`).
+ * (recursion that no level can leave out, unresolvable `$ref`, invalid or unsatisfiable schemas, or
+ * nesting and size past `MAX_SCHEMA_DEPTH` / `MAX_SCHEMA_NODES`),
+ * and `RangeError` for a `recursionDepth` outside 1–10.
  */
-export function lowerJsonSchema(schema: JsonSchema, target: SchemaTarget): LoweredSchema {
+export function lowerJsonSchema(
+  schema: JsonSchema,
+  target: SchemaTarget,
+  options: LoweringOptions = {},
+): LoweredSchema {
   // The lowering recurses per level: bound the depth before it starts.
   assertSchemaWithinLimits(schema, 'The schema');
   switch (target) {
     case 'openai-strict':
       return lowerForOpenAiStrict(schema);
     case 'anthropic':
-      return lowerForAnthropic(schema);
+      return lowerForAnthropic(schema, options);
     case 'gemini':
-      return lowerForGemini(schema);
+      return lowerForGemini(schema, options);
   }
 }

@@ -1,22 +1,31 @@
 import type { JsonSchema } from '../types/json-schema';
 import type { ChangeLog } from './change-log';
-import { appendPointer, isSameOrAncestorPointer } from './json-pointer';
+import { appendPointer } from './json-pointer';
 import { compactJson, isPlainObject, isPrimitive } from './json-value';
 import { isAnnotationKeyword, UNIVERSAL_CONSTRAINTS } from './keyword-kinds';
 import { isSynthetic, type KeywordEntry, Located, locate, type Scope, toPlainJson } from './located';
 import { mergeSchemas } from './merge-all-of';
 import { type NormalizeContext, normalizeTyped } from './normalize-typed';
+import {
+  describeCut,
+  describeUnroll,
+  RecursionCut,
+  recursionLevel,
+  scopeAfterInlining,
+} from './recursion-unroll';
 import { resolveLocalRef, resolvePointer } from './resolve-refs';
-import type { RefNode, SchemaNode, UnionNode } from './schema-node';
+import type { RefNode, SchemaNode, TypedNode, UnionNode } from './schema-node';
 import { invalidSchema, SchemaLoweringError } from './schema-lowering-error';
 import { schemaForValue } from './schema-for-value';
 
 export interface NormalizeOptions {
   /**
    * `keep-defs`: references stay references to (possibly hoisted) `$defs`, recursion allowed (OpenAI).
-   * `inline`: every reference is replaced by its target; recursion is an error (Anthropic, Gemini).
+   * `inline`: every reference is replaced by its target; recursion is unrolled (Anthropic, Gemini).
    */
   refPolicy: 'keep-defs' | 'inline';
+  /** `inline` only: how many levels deep a recursive schema is unrolled before the recursion is cut. */
+  recursionDepth: number | undefined;
   arrayItemsRequired: boolean;
   /** Target name used in error messages. */
   targetName: string;
@@ -81,7 +90,7 @@ class Normalizer implements NormalizeContext {
     }
     const rootLocated = new Located(withoutKeywords(this.root, definitionKeywords), '');
     // A root that is only a reference is inlined even when refs are kept: OpenAI needs an object at the root.
-    const root = this.normalizeNode(rootLocated, [''], true);
+    const root = this.normalizeRoot(rootLocated);
     const definitions: NormalizedDefinition[] = [];
     // Definitions reached while normalizing other definitions are appended to the map as we go.
     for (const [pointer, name] of this.definitions) {
@@ -92,6 +101,23 @@ class Normalizer implements NormalizeContext {
     }
     if (this.options.refPolicy === 'keep-defs') this.reportUnusedDefinitions(definitionKeywords);
     return { root, definitions };
+  }
+
+  private normalizeRoot(rootLocated: Located): SchemaNode {
+    try {
+      return this.normalizeNode(rootLocated, [''], true);
+    } catch (error) {
+      if (!(error instanceof RecursionCut)) throw error;
+      throw new SchemaLoweringError(
+        'recursive-schema',
+        error.refPointer,
+        `The schema is recursive: "$ref": ${JSON.stringify(error.ref)} at ${error.refPointer || '/'} refers back to a schema ` +
+          `that contains it, and ${this.options.targetName} accepts no recursion, so it is unrolled ${error.depth} levels deep. ` +
+          'But no level can leave the recursion out: every path through it is a required property or an array with ' +
+          'minItems ≥ 1, so no finite answer exists. Make one link optional (not required, nullable via anyOf with null, ' +
+          'or an array that may be empty), or use OpenAI strict mode, which supports recursion.',
+      );
+    }
   }
 
   private reportUnusedDefinitions(definitionKeywords: readonly string[]): void {
@@ -152,17 +178,44 @@ class Normalizer implements NormalizeContext {
   }
 
   private isRecursive(targetPointer: string, located: Located, scope: Scope): boolean {
-    return scope.includes(targetPointer) || isSameOrAncestorPointer(targetPointer, located.pointer);
+    return recursionLevel(targetPointer, located.pointer, scope) > 0;
   }
 
-  private recursionError(ref: string, at: string): SchemaLoweringError {
-    return new SchemaLoweringError(
-      'recursive-schema',
-      at,
-      `The schema is recursive: "$ref": ${JSON.stringify(ref)} at ${at || '/'} refers back to a schema that contains it. ` +
-        `${this.options.targetName} does not accept recursive schemas. Limit the nesting to a fixed depth ` +
-        `(e.g. separate definitions per level, the deepest one without the self-reference), or use OpenAI strict mode, which supports recursion.`,
+  /**
+   * `inline` policy, a recursive reference: inlined again below the unroll depth (reported once per
+   * reference), otherwise a `RecursionCut` for the nearest enclosing place that can leave it out.
+   */
+  private unrollOrCut(
+    ref: string,
+    refPointer: string,
+    targetPointer: string,
+    located: Located,
+    scope: Scope,
+  ): void {
+    const depth = this.options.recursionDepth ?? 1;
+    if (recursionLevel(targetPointer, located.pointer, scope) >= depth) {
+      throw new RecursionCut(ref, refPointer, depth);
+    }
+    this.changes.add(refPointer, '$ref', 'recursion-unrolled', describeUnroll(ref, depth));
+  }
+
+  /**
+   * At the cut, a reference whose target plainly accepts null (`type` lists `"null"`, nothing
+   * else restricts it) becomes null instead of cutting an enclosing property or array.
+   */
+  private nullInsteadOfCut(cut: RecursionCut, target: unknown, pointer: string): TypedNode | undefined {
+    if (!isPlainObject(target)) return undefined;
+    const type = toPlainJson(target.type);
+    const acceptsNull = type === 'null' || (Array.isArray(type) && type.includes('null'));
+    const restricting = ['enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', '$ref', 'if'];
+    if (!acceptsNull || restricting.some((keyword) => Object.hasOwn(target, keyword))) return undefined;
+    this.changes.add(
+      cut.refPointer,
+      '$ref',
+      'recursion-unrolled',
+      describeCut(cut, 'this reference is null (the schema it points to allows null)'),
     );
+    return { kind: 'typed', pointer, type: 'null', nullable: false, annotations: [], constraints: [] };
   }
 
   private refNode(targetPointer: string, pointer: string): RefNode {
@@ -200,21 +253,35 @@ class Normalizer implements NormalizeContext {
       if (!hasSiblings) return this.refNode(target.pointer, located.pointer);
       if (recursive) return this.recursiveRefWithSiblings(located, siblings, target.pointer);
     } else if (recursive) {
-      throw this.recursionError(ref, refPointer);
+      try {
+        this.unrollOrCut(ref, refPointer, target.pointer, located, scope);
+      } catch (error) {
+        const asNull =
+          error instanceof RecursionCut && !hasSiblings
+            ? this.nullInsteadOfCut(error, target.value, located.pointer)
+            : undefined;
+        if (asNull) return asNull;
+        throw error;
+      }
     }
     this.inlinedTargets.add(target.pointer);
-    this.changes.add(
-      refPointer,
-      '$ref',
-      'ref-inlined',
-      hasSiblings && this.options.refPolicy === 'keep-defs'
-        ? `Replaced by the schema at ${ref}, merged with the keywords next to "$ref".`
-        : `Replaced by the schema at ${ref}.`,
-    );
-    const targetLocated = new Located(target.value, target.pointer, undefined, undefined, [
-      ...scope,
+    if (!recursive) {
+      this.changes.add(
+        refPointer,
+        '$ref',
+        'ref-inlined',
+        hasSiblings && this.options.refPolicy === 'keep-defs'
+          ? `Replaced by the schema at ${ref}, merged with the keywords next to "$ref".`
+          : `Replaced by the schema at ${ref}.`,
+      );
+    }
+    const targetLocated = new Located(
+      target.value,
       target.pointer,
-    ]);
+      undefined,
+      undefined,
+      scopeAfterInlining(target.pointer, located.pointer, scope),
+    );
     if (!hasSiblings) return this.normalize(targetLocated, scope);
     // The keywords beside `$ref` come first so their annotations (description, title) win.
     const siblingsLocated = new Located(
@@ -269,16 +336,21 @@ class Normalizer implements NormalizeContext {
           entry.keywordPointers,
           entry.leftovers,
         );
-        if (this.isRecursive(target.pointer, entry, entryScope)) {
-          if (this.options.refPolicy === 'inline') throw this.recursionError(ref, at);
+        const recursive = this.isRecursive(target.pointer, entry, entryScope);
+        if (recursive && this.options.refPolicy === 'keep-defs') {
           recursiveRefs.push({ ref, targetPointer: target.pointer, at });
           expand(rest, entryScope);
           return;
         }
+        // Inline policy: a recursive reference in an intersection is unrolled, or cuts the whole node.
+        if (recursive) this.unrollOrCut(ref, at, target.pointer, entry, entryScope);
+        else this.changes.add(at, '$ref', 'ref-inlined', `Replaced by the schema at ${ref}.`);
         this.inlinedTargets.add(target.pointer);
-        this.changes.add(at, '$ref', 'ref-inlined', `Replaced by the schema at ${ref}.`);
         expand(rest, entryScope);
-        expand(new Located(target.value, target.pointer), [...entryScope, target.pointer]);
+        expand(
+          new Located(target.value, target.pointer),
+          scopeAfterInlining(target.pointer, entry.pointer, entryScope),
+        );
         return;
       }
       const allOf = schema.allOf instanceof Located ? schema.allOf.value : schema.allOf;
@@ -376,11 +448,11 @@ class Normalizer implements NormalizeContext {
         located.pointer,
         new Map(distributed.map((name) => [name, located.keywordPointer(name)])),
       );
-      branches = branchLocations.map((branch) =>
+      branches = this.normalizeBranches(keyword, branchLocations, (branch) =>
         this.mergeAndNormalize([restLocated, branch], branch.pointer, scope),
       );
     } else {
-      branches = branchLocations.map((branch) => this.normalize(branch, scope));
+      branches = this.normalizeBranches(keyword, branchLocations, (branch) => this.normalize(branch, scope));
     }
     // A branch that is itself a bare union adds nothing but nesting.
     branches = branches.flatMap((branch) =>
@@ -402,6 +474,38 @@ class Normalizer implements NormalizeContext {
     const [only] = branches;
     if (only && branches.length === 1 && annotations.length === 0 && constraints.length === 0) return only;
     return { kind: 'union', pointer: located.pointer, branches, annotations, constraints };
+  }
+
+  /**
+   * Normalizes each branch of a union; a branch where unrolled recursion is cut is left out (the
+   * other branches remain). Only when every branch is cut does the cut move further up.
+   */
+  private normalizeBranches(
+    keyword: string,
+    branches: readonly Located[],
+    normalizeBranch: (branch: Located) => SchemaNode,
+  ): SchemaNode[] {
+    const kept: SchemaNode[] = [];
+    const cuts: Array<{ cut: RecursionCut; pointer: string }> = [];
+    for (const branch of branches) {
+      try {
+        kept.push(normalizeBranch(branch));
+      } catch (error) {
+        if (!(error instanceof RecursionCut)) throw error;
+        cuts.push({ cut: error, pointer: branch.pointer });
+      }
+    }
+    const [firstCut] = cuts;
+    if (firstCut && kept.length === 0) throw firstCut.cut;
+    for (const { cut, pointer } of cuts) {
+      this.changes.add(
+        pointer,
+        keyword,
+        'recursion-unrolled',
+        describeCut(cut, `this "${keyword}" branch is left out`),
+      );
+    }
+    return kept;
   }
 
   /** `enum`/`const` with object or array values: each such value becomes a branch that matches exactly it. */

@@ -16,6 +16,7 @@ import {
   UNIVERSAL_CONSTRAINTS,
 } from './keyword-kinds';
 import { type KeywordEntry, Located, locate, type Scope, toPlainJson } from './located';
+import { describeCut, RecursionCut } from './recursion-unroll';
 import type { PropertyNode, SchemaNode, TypedNode, UnionNode } from './schema-node';
 import { invalidSchema } from './schema-lowering-error';
 
@@ -79,6 +80,42 @@ function checkConstraintValue(keyword: string, value: unknown, pointer: string):
       );
     }
   }
+}
+
+/** Runs `normalize`, returning the `RecursionCut` it threw instead of the node. */
+function catchCut(normalize: () => SchemaNode): SchemaNode | RecursionCut {
+  try {
+    return normalize();
+  } catch (error) {
+    if (error instanceof RecursionCut) return error;
+    throw error;
+  }
+}
+
+function countValue(constraints: readonly KeywordEntry[], keyword: string): number {
+  const entry = constraints.find((candidate) => candidate.keyword === keyword);
+  const value = entry === undefined ? undefined : toPlainJson(entry.value);
+  return typeof value === 'number' ? value : 0;
+}
+
+/**
+ * The deepest unrolled level of an array whose items recurse: the array must be empty there
+ * (`maxItems: 0`, its own size limits replaced). Targets that need an `items` schema get a plain
+ * string one, which no value can reach.
+ */
+function cutArrayItems(context: NormalizeContext, node: TypedNode, cut: RecursionCut): void {
+  if (countValue(node.constraints, 'minItems') > 0) throw cut;
+  node.constraints = [
+    { keyword: 'maxItems', value: 0, pointer: node.pointer },
+    ...node.constraints.filter((entry) => entry.keyword !== 'maxItems' && entry.keyword !== 'minItems'),
+  ];
+  if (context.arrayItemsRequired) node.items = typedNode(node.pointer, 'string');
+  context.changes.add(
+    node.pointer,
+    'items',
+    'recursion-unrolled',
+    describeCut(cut, 'this array must be empty ("maxItems": 0)'),
+  );
 }
 
 function typedNode(pointer: string, type: JsonType): TypedNode {
@@ -178,6 +215,7 @@ function buildTyped(
   const { type } = spec;
   const node: TypedNode = { ...typedNode(located.pointer, type), nullable: spec.nullable, ...spec.literals };
   const properties: PropertyNode[] = [];
+  const cutProperties: Array<{ name: string; pointer: string; cut: RecursionCut }> = [];
   let requiredNames: string[] = [];
   let itemsLocated: Located | undefined;
   let prefix: { located: Located[]; pointer: string } | undefined;
@@ -205,12 +243,12 @@ function buildTyped(
         if (!isPlainObject(plain)) throw invalidSchema(at, '"properties" must be an object of schemas');
         for (const [name, child] of Object.entries(plain)) {
           const childLocated = locate(child, appendPointer(at, 'properties', name));
-          properties.push({
-            name,
-            pointer: childLocated.pointer,
-            node: context.normalize(childLocated, scope),
-            required: false,
-          });
+          const normalized = catchCut(() => context.normalize(childLocated, scope));
+          if (normalized instanceof RecursionCut) {
+            cutProperties.push({ name, pointer: childLocated.pointer, cut: normalized });
+            continue;
+          }
+          properties.push({ name, pointer: childLocated.pointer, node: normalized, required: false });
         }
         break;
       case 'required':
@@ -247,6 +285,16 @@ function buildTyped(
   if (whole) node.constraints.push(...located.leftovers);
 
   if (type === 'object') {
+    for (const { name, pointer, cut } of cutProperties) {
+      // A required property cannot be left out: the whole object is cut one level further up.
+      if (requiredNames.includes(name)) throw cut;
+      context.changes.add(
+        pointer,
+        'properties',
+        'recursion-unrolled',
+        describeCut(cut, `the optional property "${name}" is left out`),
+      );
+    }
     requiredNames.forEach((name, index) => {
       const property = properties.find((candidate) => candidate.name === name);
       if (property) {
@@ -267,9 +315,15 @@ function buildTyped(
   if (type === 'array') {
     if (prefix) {
       const members = itemsLocated ? [...prefix.located, itemsLocated] : prefix.located;
-      node.items = context.normalize(new Located({ anyOf: members }, prefix.pointer), scope);
+      const tuple = new Located({ anyOf: members }, prefix.pointer);
+      const normalized = catchCut(() => context.normalize(tuple, scope));
+      if (normalized instanceof RecursionCut) cutArrayItems(context, node, normalized);
+      else node.items = normalized;
     } else if (itemsLocated) {
-      node.items = context.normalize(itemsLocated, scope);
+      const items = itemsLocated;
+      const normalized = catchCut(() => context.normalize(items, scope));
+      if (normalized instanceof RecursionCut) cutArrayItems(context, node, normalized);
+      else node.items = normalized;
     } else if (context.arrayItemsRequired) {
       node.items = unconstrainedNode(located.pointer);
       context.changes.add(

@@ -15,7 +15,12 @@ export type SchemaChangeAction =
   /** A keyword was removed with no effect on what is enforced afterwards (e.g. `$schema`). */
   | 'dropped'
   /** A keyword the target requires was added (e.g. `additionalProperties:false`). */
-  | 'added';
+  | 'added'
+  /**
+   * A recursive `$ref` was inlined again (targets without recursion), or the place where the
+   * unrolled recursion stops: a branch, property or array that the deepest level leaves out.
+   */
+  | 'recursion-unrolled';
 
 /** One entry of the change report: where, which keyword, what happened. */
 export interface SchemaChange {
@@ -24,6 +29,16 @@ export interface SchemaChange {
   keyword: string;
   action: SchemaChangeAction;
   detail: string;
+}
+
+/** Options of `lowerJsonSchema`. */
+export interface LoweringOptions {
+  /**
+   * Gemini and Anthropic accept no recursion: a recursive schema is unrolled this many levels deep
+   * (an integer from 1 to 10; default 3), and the deepest level leaves the recursion out.
+   * OpenAI strict mode keeps recursion and ignores this.
+   */
+  recursionDepth?: number;
 }
 
 export interface LoweredSchema {

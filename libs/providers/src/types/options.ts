@@ -39,6 +39,11 @@ export interface ChatCompletionOptions {
   maxTokens?: number;
   temperature?: number;
   responseFormat?: ResponseFormat;
+  /**
+   * Gemini and Anthropic accept no recursive schema: a recursive response or tool schema is unrolled
+   * this many levels deep (1–10, default 3) and cut below; see `lowerJsonSchema`. OpenAI keeps recursion.
+   */
+  schemaRecursionDepth?: number;
   tools?: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
   signal?: AbortSignal;

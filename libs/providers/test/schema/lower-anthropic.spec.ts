@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { lowerJsonSchema } from '../../src/schema/lower-json-schema';
-import { SchemaLoweringError } from '../../src/schema/schema-lowering-error';
 import {
   allOfSchema,
   changeKeys,
@@ -161,19 +160,29 @@ describe('lowerJsonSchema → anthropic', () => {
     ]);
   });
 
-  it('refuses recursive schemas with a typed error that says what to change', () => {
-    let error: unknown;
-    try {
-      lower(definitionsSchema);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(SchemaLoweringError);
-    expect(error).toMatchObject({
-      code: 'recursive-schema',
-      pointer: '/$defs/Node/properties/children/items',
+  it('unrolls a recursive definition; the deepest level must have no children', () => {
+    const lowered = lowerJsonSchema(definitionsSchema, 'anthropic', { recursionDepth: 2 });
+    const leaf = {
+      type: 'object',
+      properties: {
+        label: { type: 'string' },
+        children: { type: 'array', description: 'Must have at most 0 items.' },
+      },
+      required: ['label', 'children'],
+      additionalProperties: false,
+    };
+    const tree = lowered.schema.properties as Record<string, unknown>;
+    expect(tree.tree).toEqual({
+      type: 'object',
+      properties: { label: { type: 'string' }, children: { type: 'array', items: leaf } },
+      required: ['label', 'children'],
+      additionalProperties: false,
     });
-    expect((error as Error).message).toMatch(/fixed depth/);
+    expect(changeKeys(lowered.changes)).toContainEqual([
+      '/$defs/Node/properties/children',
+      'items',
+      'recursion-unrolled',
+    ]);
   });
 
   it('merges allOf over a $ref', () => {

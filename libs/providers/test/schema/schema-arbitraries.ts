@@ -306,3 +306,61 @@ export const recursiveSchema: fc.Arbitrary<SchemaObject> = fc
           $defs: { Node: node },
         };
   });
+
+/** How a recursive node links to the next level; each one can be left out at some level. */
+export type RecursiveLink =
+  'array' | 'optional' | 'nullable-anyOf' | 'optional-array-of-required' | 'nullable-type';
+
+/**
+ * Recursive schemas that every level can end (so targets without recursion can unroll them), built
+ * from the given leaves: reached through `#`, `#/$defs/Node` or a subschema (`#/properties/node`),
+ * linked by an array, an optional property, `anyOf` with null, a required non-empty array inside
+ * an optional property, or a required link to a nullable node.
+ */
+export function unrollableRecursiveSchema(leaf: fc.Arbitrary<SchemaObject>): fc.Arbitrary<SchemaObject> {
+  return fc
+    .record({
+      via: fc.constantFrom('root', 'defs', 'subschema'),
+      link: fc.constantFrom<RecursiveLink>(
+        'array',
+        'optional',
+        'nullable-anyOf',
+        'optional-array-of-required',
+        'nullable-type',
+      ),
+      value: leaf,
+      second: fc.option(leaf, { nil: undefined }),
+      valueRequired: fc.boolean(),
+    })
+    .map(({ via, link, value, second, valueRequired }) => {
+      const ref = via === 'root' ? '#' : via === 'defs' ? '#/$defs/Node' : '#/properties/node';
+      const linkSchema: Record<RecursiveLink, SchemaObject> = {
+        array: { type: 'array', items: { $ref: ref } },
+        optional: { $ref: ref },
+        'nullable-anyOf': { anyOf: [{ $ref: ref }, { type: 'null' }] },
+        'optional-array-of-required': {
+          type: 'object',
+          properties: { items: { type: 'array', minItems: 1, items: { $ref: ref } } },
+          required: ['items'],
+        },
+        'nullable-type': { $ref: ref },
+      };
+      const required = [
+        ...(valueRequired ? ['value'] : []),
+        ...(link === 'nullable-type' || link === 'nullable-anyOf' ? ['link'] : []),
+      ];
+      const node: SchemaObject = {
+        type: link === 'nullable-type' ? ['object', 'null'] : 'object',
+        properties: { value, ...(second && { second }), link: linkSchema[link] },
+        required,
+      };
+      if (via === 'root') return node;
+      if (via === 'subschema') return { type: 'object', properties: { node }, required: ['node'] };
+      return {
+        type: 'object',
+        properties: { node: { $ref: '#/$defs/Node' } },
+        required: ['node'],
+        $defs: { Node: node },
+      };
+    });
+}
