@@ -6,7 +6,12 @@ import passport from 'passport';
 import { Strategy } from 'passport-custom';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT } from '../core/tokens';
-import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from '../errors/api-error';
+import {
+  AMBIGUOUS_CREDENTIALS_MESSAGE,
+  ApiError,
+  ApiErrorCode,
+  UNAUTHENTICATED_MESSAGE,
+} from '../errors/api-error';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimits } from './rate-limits';
@@ -43,7 +48,10 @@ export class ApiKeyStrategy extends PassportStrategy(Strategy) implements OnModu
     this.metrics.authenticationFailures.inc({ reason: result.failure });
     // A request without any credential is not a guess; only presented credentials count (and may answer 429).
     if (result.failure !== 'missing') await this.rateLimits.recordCredentialFailure(request);
-    throw new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
+    throw new ApiError(
+      ApiErrorCode.Unauthenticated,
+      result.failure === 'ambiguous' ? AMBIGUOUS_CREDENTIALS_MESSAGE : UNAUTHENTICATED_MESSAGE,
+    );
   }
 
   onModuleDestroy(): void {

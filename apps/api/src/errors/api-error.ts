@@ -69,6 +69,13 @@ export class ApiError extends Error {
 export const UNAUTHENTICATED_MESSAGE =
   'A valid API key is required (Authorization: Bearer <key> or X-API-Key: <key>)';
 
+/**
+ * The 401 of a request carrying more than one credential. Its own wording says what to fix and tells
+ * nothing about the keys (they are not checked: the server never picks one for the client).
+ */
+export const AMBIGUOUS_CREDENTIALS_MESSAGE =
+  'Send exactly one API key: this request carries more than one credential (several Authorization or X-API-Key headers, both headers, or a comma-joined value)';
+
 /** What a body in another format is told (every JSON route: the API takes JSON only). */
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE =
   'The body must be JSON sent with Content-Type: application/json (UTF-8)';

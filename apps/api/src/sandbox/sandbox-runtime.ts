@@ -37,6 +37,8 @@ export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplication
   readonly builds: SandboxBuildRecorder;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Failed start attempts in a row (the first is logged in full, the rest in one line). */
+  private failedStarts = 0;
   private started: Promise<void> | undefined;
 
   constructor(
@@ -147,6 +149,9 @@ export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplication
 
   private async startInBackground(service: SandboxService): Promise<void> {
     try {
+      // Reach the engine first: without one, a start-up build would only add a failed build to the
+      // history at every retry.
+      await service.ping();
       const handle = service.rebuild({ force: false });
       await this.builds.track(handle, { trigger: 'start-up' });
       const result = await service.start();
@@ -154,15 +159,27 @@ export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplication
         { tag: result.tag, imageId: result.imageId, status: result.status, pin: result.pin.outcome },
         'sandbox image ensured',
       );
+      this.failedStarts = 0;
       const removed = await service.reconcile((sessionIds) => this.existingSessions(sessionIds));
       if (removed.length > 0)
         this.logger.info({ sessions: removed }, 'removed the sandboxes of sessions that no longer exist');
     } catch (error) {
       if (this.stopped) return;
-      this.logger.warn(
-        { err: error, engine: this.engineDescription(), retryInMs: this.settings.startRetryMs },
-        'the sandbox could not start; everything else works, sandbox tools answer with an error until it does',
-      );
+      // The whole error once; while the engine stays away, one short line per retry.
+      const message =
+        'the sandbox could not start; everything else works, sandbox tools answer with an error until it does';
+      const context = { engine: this.engineDescription(), retryInMs: this.settings.startRetryMs };
+      if (this.failedStarts === 0) this.logger.warn({ ...context, err: error }, message);
+      else
+        this.logger.warn(
+          {
+            ...context,
+            attempts: this.failedStarts + 1,
+            reason: error instanceof Error ? error.message : String(error),
+          },
+          message,
+        );
+      this.failedStarts += 1;
       this.retryTimer = setTimeout(() => {
         if (!this.stopped) this.started = this.startInBackground(service);
       }, this.settings.startRetryMs);

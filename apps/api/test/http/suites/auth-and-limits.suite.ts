@@ -2,6 +2,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/app-config';
+import { AMBIGUOUS_CREDENTIALS_MESSAGE } from '../../../src/errors/api-error';
 import { createApp } from '../../../src/create-app';
 import { generateApiKey } from '../../../src/auth/api-key-format';
 import { issueFirstAdminKey } from '../../../src/auth/bootstrap-access';
@@ -302,8 +303,10 @@ export function describeAuthAndLimits(engine: Engine): void {
         'admin',
       );
       const url = await test.api.listen();
+      const send = (path: string, headers: Array<readonly [string, string]>) =>
+        rawHttp(url, rawRequest(`GET ${path} HTTP/1.1`, [['Host', 'localhost'], ...headers]));
       const status = async (path: string, headers: Array<readonly [string, string]>) =>
-        (await rawHttp(url, rawRequest(`GET ${path} HTTP/1.1`, [['Host', 'localhost'], ...headers]))).status;
+        (await send(path, headers)).status;
 
       // One credential: judged as usual.
       expect(await status('/v1/admin/audit', [['Authorization', `Bearer ${admin.key}`]])).toBe(200);
@@ -345,7 +348,12 @@ export function describeAuthAndLimits(engine: Engine): void {
       ];
       for (const headers of ambiguous) {
         for (const path of ['/v1/admin/audit', '/v1/sessions']) {
-          expect(await status(path, headers), `${path} ${JSON.stringify(headers)}`).toBe(401);
+          const response = await send(path, headers);
+          expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(401);
+          // Says what to fix, and nothing about whether either key is valid.
+          expect(response.json<{ error: { message: string } }>().error.message).toBe(
+            AMBIGUOUS_CREDENTIALS_MESSAGE,
+          );
         }
       }
       const metrics = await test.request({ method: 'GET', url: '/metrics' });
