@@ -146,6 +146,16 @@ describe('OpenAI chat completions: answers', () => {
     expect(completion.choices[0]?.message.refusal).toBe('No can do.');
     expect(completion.choices[0]?.message.content).toBeNull();
   });
+
+  it('streams a refusal in delta.refusal, piece by piece, never in delta.content', async () => {
+    emulator.script({ kind: 'refusal', refusal: 'No can do.', chunkSize: 3 });
+    const stream = await client.chat.completions.create({ model: 'gpt-test', messages: hello, stream: true });
+    const deltas: Array<Record<string, unknown>> = [];
+    for await (const chunk of stream) if (chunk.choices[0]) deltas.push({ ...chunk.choices[0].delta });
+    expect(deltas[0]).toEqual({ role: 'assistant', content: null, refusal: null });
+    expect(deltas.slice(1, -1)).toEqual(['No ', 'can', ' do', '.'].map((refusal) => ({ refusal })));
+    expect(deltas.at(-1)).toEqual({});
+  });
 });
 
 describe('OpenAI chat completions: tool calls', () => {

@@ -137,7 +137,8 @@ function succeeded(
     changes: reported?.changes ?? lowering.changes,
     warnings: result.warnings,
     request: result.request,
-    rawOutput: result.text,
+    // OpenAI sends a refusal apart from the text: it is what the model answered.
+    rawOutput: result.text || (result.refusal ?? ''),
     json: result.json ?? null,
     validation: result.validation ?? null,
     finishReason: result.finishReason,

@@ -1,117 +1,173 @@
-import type { ProviderName } from '@agentdesk/providers';
-import type { RequestedJson } from './json-answer';
+import type { ChatCompletionResult, ProviderName } from '@agentdesk/providers';
+import type { ChatCompletionRequest } from './chat-completion-request';
+import { answerContent, invalidJsonStart, requestedJsonOf, type RequestedJson } from './json-answer';
+import { requestedRootKinds, rootKindOfStart, type JsonRootKind } from './json-root-kinds';
 
-/**
- * How long, and for how many characters, answer text is held back while the answer may still turn
- * out to be a refusal. OpenAI streams refusals as their own deltas but the providers layer passes
- * them on as text, and Anthropic says `stop_reason: refusal` only at the end, so a refusal is known
- * for sure only when the stream finishes. Refusals are short and come fast: text past either limit
- * goes out as content (should the answer still end as a refusal, the whole text follows as
- * `refusal` too, so `message.refusal` is always complete). The cost is a first content delta later
- * by at most this long, on OpenAI and Anthropic models only.
- */
-export const refusalHoldCharacters = 200;
-export const refusalHoldMilliseconds = 250;
-
-/** Gemini refuses with a SAFETY stop and no text at all, so its text never needs holding for that. */
-const providersWithTextRefusals: ReadonlySet<ProviderName> = new Set(['openai', 'anthropic']);
-
-/** How an answer's text should be streamed. */
+/** How an answer's text may be streamed. */
 export interface AnswerTextPolicy {
-  provider: ProviderName;
+  /** The JSON response format asked for; undefined streams text as it comes. */
   requestedJson: RequestedJson;
-}
-
-/** What is left to send when the answer is complete. */
-export interface HeldAnswer {
-  /** Text deltas not yet sent, in order. */
-  pieces: string[];
-  /** True when the text was held for JSON reasons: send the final (restored, unfenced) JSON, not the pieces. */
-  sendFinalJson: boolean;
-  /** True when some text already went out as content (the answer outgrew the refusal hold). */
-  released: boolean;
+  /** The JSON values the answer may be at its root (`json_object`: objects; a schema: its root's types). */
+  rootKinds: ReadonlySet<JsonRootKind>;
+  /**
+   * True when an answer that does not start like JSON may still end as something that need not be
+   * JSON: a refusal the provider writes as text (Anthropic's) or a tool call (tools offered). Such
+   * text is held to the end instead of failing at once.
+   */
+  proseMayEndWell: boolean;
+  /** Named in the error, e.g. `openai model gpt-4o`. */
+  modelName: string;
 }
 
 /**
- * Decides, delta by delta, when streamed answer text may go out as `content`:
- * - while it may still be a refusal (see {@link refusalHoldCharacters}) it is held, so a refusal
- *   can be sent as `refusal` deltas, as OpenAI does;
- * - with a JSON response format, text that does not start like JSON (prose, a markdown fence) is
- *   held to the end, so prose never goes out labelled as JSON and a fenced answer goes out parsed;
- * - when the schema lowering rewrites answers, everything is held and the restored JSON sent at the end.
+ * Anthropic writes a refusal as ordinary text and says it was one only with its stop reason; OpenAI
+ * sends refusals in their own field and Gemini stops with no text.
+ */
+const providersRefusingInText: ReadonlySet<ProviderName> = new Set(['anthropic']);
+
+/** The policy for one request's answer on one provider. */
+export function answerTextPolicyFor(
+  request: Pick<ChatCompletionRequest, 'model' | 'response_format' | 'tools' | 'tool_choice'>,
+  provider: ProviderName,
+): AnswerTextPolicy {
+  const toolsOffered = (request.tools?.length ?? 0) > 0 && request.tool_choice !== 'none';
+  return {
+    requestedJson: requestedJsonOf(request),
+    rootKinds: requestedRootKinds(request.response_format),
+    proseMayEndWell: toolsOffered || providersRefusingInText.has(provider),
+    modelName: `${provider} model ${request.model}`,
+  };
+}
+
+type GateState =
+  /** Text goes out as it comes. */
+  | 'streaming'
+  /** JSON was asked for and nothing but whitespace has come yet. */
+  | 'undecided'
+  /** The answer opened with backticks: waiting for the end of the fence line. */
+  | 'fence-opening'
+  /** Held to the end; the finished answer's content is sent then. */
+  | 'holding';
+
+/** A markdown fence line the JSON parser strips too (`finalizeJson`): ```json or a bare ```. */
+const jsonFenceLine = /^\s*```(?:json)?[ \t]*\r?\n/i;
+/** What may still become such a fence line. */
+const fenceLinePrefix = /^\s*`{1,3}(?:[a-z]{0,4}[ \t]*\r?)?$/i;
+
+/**
+ * Decides, delta by delta, what streamed answer text goes out as `content`, without ever delaying
+ * an answer that is what was asked for:
+ * - plain text streams as it comes;
+ * - with a JSON response format, the first non-whitespace character decides: `{` (or `[`, where the
+ *   schema's root may be an array) streams from there on; prose fails at once with
+ *   `InvalidModelOutputError` (so nothing of it is sent), unless it may still end as a refusal or
+ *   a tool call (see {@link AnswerTextPolicy.proseMayEndWell}), when it is held to the end; a scalar
+ *   root (`"…"`, a number, `true`) is tiny and held to the end, where its validation decides;
+ * - a fenced answer (```json … ```) streams without its fences: the opening line is dropped once it
+ *   is complete, and trailing backticks and whitespace are held back only until more text shows
+ *   they were not the closing fence (JSON never ends in a backtick; trailing whitespace means nothing);
+ * - when the schema lowering rewrites answers ({@link holdToEnd}), everything is held and the
+ *   restored JSON is sent at the end: the raw text is not the value the caller's schema describes.
+ * Whether the finished answer really is the JSON asked for is checked by the route at the end
+ * (`assertJsonAnswer`); what went out already is then followed by OpenAI's in-stream error event.
  */
 export class AnswerTextGate {
-  readonly #holdForRefusal: boolean;
-  readonly #requestedJson: RequestedJson;
-  #held: string[] = [];
-  #heldCharacters = 0;
-  #streaming = false;
-  #holdToEnd = false;
-  #jsonStartChecked = false;
+  readonly #policy: AnswerTextPolicy;
+  #state: GateState;
+  /** Inside a fence: the closing fence must not go out. */
+  #fenced = false;
+  /** Text received but not sent: the undecided start, the fence line, or everything when holding. */
+  #held = '';
+  /** In a fence: trailing whitespace and backticks held back until more text comes. */
+  #tail = '';
 
   constructor(policy: AnswerTextPolicy) {
-    this.#holdForRefusal = providersWithTextRefusals.has(policy.provider);
-    this.#requestedJson = policy.requestedJson;
+    this.#policy = policy;
+    this.#state = policy.requestedJson === undefined ? 'streaming' : 'undecided';
   }
 
   /** Holds every piece to the end (the final answer is not the streamed text). */
   holdToEnd(): void {
-    this.#holdToEnd = true;
+    this.#state = 'holding';
   }
 
-  /** The text to send as content now for one delta (possibly none, possibly earlier held pieces too). */
-  accept(text: string): string[] {
-    if (this.#streaming) return [text];
-    this.#held.push(text);
-    this.#heldCharacters += text.length;
-    if (this.#holdToEnd) return [];
-    if (this.#requestedJson !== undefined && !this.#jsonStartChecked) {
-      const start = this.#held.join('').trimStart();
-      if (start === '') return [];
-      this.#jsonStartChecked = true;
-      if (!startsLikeJson(start, this.#requestedJson)) {
-        this.#holdToEnd = true;
-        return [];
-      }
+  /** The text to send as content now for one delta (often the delta itself, possibly ''). */
+  accept(text: string): string {
+    // The common case first, with no work beyond this check.
+    if (this.#state === 'streaming' && !this.#fenced) return text;
+    switch (this.#state) {
+      case 'streaming':
+        return this.#withoutClosingFence(text);
+      case 'holding':
+        this.#held += text;
+        return '';
+      case 'undecided':
+      case 'fence-opening':
+        this.#held += text;
+        return this.#decide();
     }
-    if (this.#holdForRefusal && this.#heldCharacters <= refusalHoldCharacters) return [];
-    return this.#release();
-  }
-
-  /** True while text is held only in case of a refusal (see {@link refusalHoldMilliseconds}). */
-  get holdingForRefusal(): boolean {
-    const jsonStartPending = this.#requestedJson !== undefined && !this.#jsonStartChecked;
-    return this.#held.length > 0 && !this.#streaming && !this.#holdToEnd && !jsonStartPending;
   }
 
   /**
-   * Lets text held in case of a refusal go out as content: a tool call shows the answer is none,
-   * and after {@link refusalHoldMilliseconds} the wait is over. Text held for JSON stays held.
+   * Content still to send when a finished answer passed the route's checks (not a refusal): the
+   * final JSON when the text was held (restored, unfenced, or validated scalar), the held-back tail
+   * of a fenced answer that did not parse (the answer as written), nothing otherwise.
    */
-  releaseHeldForRefusal(): string[] {
-    return this.holdingForRefusal ? this.#release() : [];
+  finalContent(result: Pick<ChatCompletionResult, 'text' | 'json'>): string {
+    if (this.#state === 'streaming') return result.json === undefined ? this.#tail : '';
+    return answerContent(result);
   }
 
-  /** What remains at the end of the answer; nothing is held afterwards. */
-  end(): HeldAnswer {
-    const held: HeldAnswer = {
-      pieces: this.#held,
-      sendFinalJson: this.#holdToEnd,
-      released: this.#streaming,
-    };
-    this.#held = [];
-    return held;
+  /** Looks at the start of a JSON answer once it shows what it is. */
+  #decide(): string {
+    if (this.#state === 'fence-opening') {
+      const fence = jsonFenceLine.exec(this.#held);
+      if (fence) {
+        this.#fenced = true;
+        this.#state = 'undecided';
+        this.#held = this.#held.slice(fence[0].length);
+      } else if (fenceLinePrefix.test(this.#held)) return '';
+      else return this.#notJson();
+    }
+    const start = this.#held.search(/\S/);
+    if (start === -1) return '';
+    const first = this.#held[start]!;
+    if (first === '`' && !this.#fenced) {
+      this.#state = 'fence-opening';
+      return this.#decide();
+    }
+    const kind = rootKindOfStart(first);
+    if (kind === 'prose' || !this.#policy.rootKinds.has(kind)) return this.#notJson();
+    if (kind === 'scalar') {
+      this.#state = 'holding';
+      return '';
+    }
+    this.#state = 'streaming';
+    const text = this.#held;
+    this.#held = '';
+    return this.#fenced ? this.#withoutClosingFence(text) : text;
   }
 
-  #release(): string[] {
-    this.#streaming = true;
-    const pieces = this.#held;
-    this.#held = [];
-    return pieces;
+  /** The answer does not start like the JSON asked for: held if it may still end well, else refused now. */
+  #notJson(): string {
+    const requested = this.#policy.requestedJson;
+    if (requested !== undefined && !this.#policy.proseMayEndWell)
+      throw invalidJsonStart(requested, this.#policy.modelName, this.#held);
+    this.#state = 'holding';
+    return '';
+  }
+
+  /** Sends all but trailing whitespace and backticks, which may be the start of the closing fence. */
+  #withoutClosingFence(text: string): string {
+    const pending = this.#tail + text;
+    let cut = pending.length;
+    while (cut > 0 && mayCloseFence(pending.charCodeAt(cut - 1))) cut--;
+    this.#tail = pending.slice(cut);
+    return pending.slice(0, cut);
   }
 }
 
-/** `json_object` answers open with `{`; a schema's root may be any JSON value. */
-function startsLikeJson(text: string, requested: NonNullable<RequestedJson>): boolean {
-  return requested === 'json_object' ? text.startsWith('{') : /^[{["\d-]|^(true|false|null)\b/.test(text);
+/** A backtick or JSON whitespace (space, tab, line feed, carriage return). */
+function mayCloseFence(code: number): boolean {
+  return code === 0x60 || code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }

@@ -23,6 +23,29 @@ export class InvalidModelOutputError extends Error {
   override readonly name = 'InvalidModelOutputError';
 }
 
+/** The error for an answer that is not the JSON asked for, quoting its start. */
+function invalidModelOutput(
+  requested: NonNullable<RequestedJson>,
+  modelName: string,
+  reason: string,
+  text: string,
+): InvalidModelOutputError {
+  const answer = text.length > quotedAnswerCharacters ? `${text.slice(0, quotedAnswerCharacters)}…` : text;
+  return new InvalidModelOutputError(
+    `${modelName} did not answer with the ${requested === 'json_object' ? 'JSON object' : 'JSON'} that response_format ${requested} asks for (${reason}); the answer was not passed on. It began: ${JSON.stringify(answer)}`,
+  );
+}
+
+/** A streamed answer whose first characters already show it is not the JSON asked for. */
+export function invalidJsonStart(
+  requested: NonNullable<RequestedJson>,
+  modelName: string,
+  text: string,
+): InvalidModelOutputError {
+  const expected = requested === 'json_object' ? 'a JSON object' : 'JSON the schema allows';
+  return invalidModelOutput(requested, modelName, `the answer does not start like ${expected}`, text);
+}
+
 /**
  * Throws {@link InvalidModelOutputError} when a JSON format was requested and the finished answer is
  * not JSON (for `json_object`: not a JSON object). Answers that say why they are not JSON pass:
@@ -38,11 +61,15 @@ export function assertJsonAnswer(result: ChatCompletionResult, requested: Reques
     result.json === undefined
       ? (result.validation?.errors[0]?.message ?? 'the answer is not valid JSON')
       : 'the answer is JSON but not a JSON object';
-  const answer =
-    result.text.length > quotedAnswerCharacters
-      ? `${result.text.slice(0, quotedAnswerCharacters)}…`
-      : result.text;
-  throw new InvalidModelOutputError(
-    `${result.provider} model ${result.model} did not answer with the ${requested === 'json_object' ? 'JSON object' : 'JSON'} that response_format ${requested} asks for (${reason}); the answer was not passed on. It began: ${JSON.stringify(answer)}`,
-  );
+  throw invalidModelOutput(requested, `${result.provider} model ${result.model}`, reason, result.text);
+}
+
+/**
+ * The answer's `message.content`. With a JSON response format it is the post-processed JSON — for
+ * OpenAI strict schemas the restored value (the `null`s strict mode forced for optional properties
+ * removed, a wrapped root unwrapped) — serialized, because that is what validates against the
+ * caller's own schema. Text that did not parse as JSON is returned as the model wrote it.
+ */
+export function answerContent(result: Pick<ChatCompletionResult, 'text' | 'json'>): string {
+  return result.json === undefined ? result.text : JSON.stringify(result.json);
 }

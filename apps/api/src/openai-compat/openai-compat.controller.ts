@@ -21,7 +21,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../core/tokens';
 import { ApiKeyAuthenticated } from '../http/openapi-decorators';
 import { openApiSchemaOf } from '../http/openapi-schema';
-import { AnswerTextGate } from './answer-text-gate';
+import { AnswerTextGate, answerTextPolicyFor } from './answer-text-gate';
 import { chatCompletionRequestSchema } from './chat-completion-request';
 import { assertJsonAnswer, requestedJsonOf } from './json-answer';
 import { listServedModels, type OpenAIModelList } from './model-list';
@@ -75,8 +75,12 @@ export class OpenAICompatController {
       '`data: [DONE]` (usage in a last chunk with `stream_options.include_usage`). `response_format` works on every ' +
       'provider: `message.content` is then the post-processed JSON (for strict schemas with the nulls of optional ' +
       'fields removed), the value that validates against the schema sent; a model that answers something else ' +
-      '(e.g. prose) is a 502 `invalid_model_output`, never prose labelled as JSON. Refusals come as `refusal` ' +
-      '(streamed as `delta.refusal`) with `content: null`. Errors use OpenAI’s error body.',
+      '(e.g. prose) is a 502 `invalid_model_output`, never prose labelled as JSON: streamed, an answer whose ' +
+      'start is not JSON fails before any content, and one that goes wrong later ends with OpenAI’s in-stream ' +
+      'error event. Refusals come as `refusal` with `content: null` (OpenAI models: streamed as `delta.refusal`, ' +
+      'finish `stop`). Anthropic says an answer was a refusal only when it ends, so a streamed Anthropic refusal ' +
+      'arrives as content, then its text again in a final `delta.refusal` chunk with finish `content_filter` ' +
+      '(unstreamed: `refusal` set, `content: null`, finish `content_filter`). Errors use OpenAI’s error body.',
   })
   @ApiBody({ schema: openApiSchemaOf(chatCompletionRequestSchema) })
   @ApiResponse({
@@ -120,7 +124,7 @@ export class OpenAICompatController {
         includeUsage: body.stream_options?.include_usage === true,
         toolIndexes: new Map<number, number>(),
         requestedJson,
-        answerText: new AnswerTextGate({ provider, requestedJson }),
+        answerText: new AnswerTextGate(answerTextPolicyFor(body, provider)),
       };
       const parts = executeChatCompletion(client, { ...options, stream: true });
       await sendCompletionStream(parts, context, {

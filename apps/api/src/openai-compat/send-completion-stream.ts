@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import { REQUEST_ID_HEADER } from '../http/request-id';
 import { toOpenAIError } from './openai-error';
 import { OpenAISseWriter } from './openai-sse-writer';
-import { refusalHoldMilliseconds } from './answer-text-gate';
-import { releaseHeldText, toOpenAIChunks, type ChunkContext } from './to-openai-response';
+import { toOpenAIChunks, type ChunkContext } from './to-openai-response';
 
 /** Where a stream goes and what stops it. */
 export interface StreamTarget {
@@ -17,10 +16,10 @@ export interface StreamTarget {
 }
 
 /**
- * Sends typed stream parts as `chat.completion.chunk` SSE. The response starts with the first
- * chunk there is to send, so a failure before it — of the call itself after the retries, or an
- * answer that is not the JSON asked for while its text was still held — throws here and becomes a
- * JSON error with its status. Later failures are sent as OpenAI's in-stream error event; a
+ * Sends typed stream parts as `chat.completion.chunk` SSE, each as soon as it arrives. The response
+ * starts with the first chunk there is to send, so a failure before it — of the call itself after
+ * the retries, or an answer whose start is not the JSON asked for — throws here and becomes a JSON
+ * error with its status. Later failures are sent as OpenAI's in-stream error event; a
  * disconnect just ends the response.
  */
 export async function sendCompletionStream(
@@ -40,15 +39,8 @@ export async function sendCompletionStream(
     start();
     writer.write(chunks);
   };
-  // Text held in case the answer is a refusal goes out after a short wait at most.
-  let releaseTimer: NodeJS.Timeout | undefined;
   try {
-    for await (const part of parts) {
-      send(toOpenAIChunks(part, context));
-      if (releaseTimer === undefined && context.answerText.holdingForRefusal) {
-        releaseTimer = setTimeout(() => send(releaseHeldText(context)), refusalHoldMilliseconds);
-      }
-    }
+    for await (const part of parts) send(toOpenAIChunks(part, context));
   } catch (error) {
     if (!writer.started) throw error;
     if (target.signal.aborted) {
@@ -62,8 +54,6 @@ export async function sendCompletionStream(
     );
     writer.fail(failure.body);
     return;
-  } finally {
-    clearTimeout(releaseTimer);
   }
   start();
   writer.done();

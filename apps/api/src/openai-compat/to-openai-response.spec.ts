@@ -1,4 +1,5 @@
-import type { ChatCompletionResult, ChatStreamPart } from '@agentdesk/providers';
+import fc from 'fast-check';
+import type { ChatCompletionResult, ChatStreamPart, ProviderName } from '@agentdesk/providers';
 import { describe, expect, it } from 'vitest';
 import {
   loweringRewritesAnswers,
@@ -6,11 +7,11 @@ import {
   toOpenAICompletion,
   toOpenAIFinishReason,
   toOpenAIUsage,
-  releaseHeldText,
+  unexplainedRefusal,
   type ChunkContext,
 } from './to-openai-response';
-import { AnswerTextGate, refusalHoldCharacters } from './answer-text-gate';
-import { InvalidModelOutputError } from './json-answer';
+import { AnswerTextGate, answerTextPolicyFor } from './answer-text-gate';
+import { InvalidModelOutputError, type RequestedJson } from './json-answer';
 
 const usage = { inputTokens: 12, outputTokens: 5, thinkingTokens: 3, cachedInputTokens: 4 };
 
@@ -29,7 +30,15 @@ const result = (fields: Partial<ChatCompletionResult> = {}): ChatCompletionResul
   ...fields,
 });
 
-/** Gemini by default: its refusals carry no text, so nothing is held for them. */
+/** The route's gate for a request asking for `requestedJson` on `provider`. */
+const gateFor = (requestedJson: RequestedJson, provider: ProviderName = 'openai') =>
+  new AnswerTextGate(
+    answerTextPolicyFor(
+      { model: 'm', ...(requestedJson && { response_format: { type: 'json_object' as const } }) },
+      provider,
+    ),
+  );
+
 const context = (fields: Partial<ChunkContext> = {}): ChunkContext => ({
   id: 'chatcmpl-1',
   created: 1_700_000_000,
@@ -37,7 +46,7 @@ const context = (fields: Partial<ChunkContext> = {}): ChunkContext => ({
   includeUsage: false,
   toolIndexes: new Map(),
   requestedJson: undefined,
-  answerText: new AnswerTextGate({ provider: 'gemini', requestedJson: fields.requestedJson }),
+  answerText: gateFor(fields.requestedJson),
   ...fields,
 });
 
@@ -55,12 +64,20 @@ const strictLowering = {
 };
 
 describe('finish reasons and usage', () => {
-  it('maps finish reasons to OpenAI’s four', () => {
-    expect(
-      ['stop', 'length', 'tool-calls', 'content-filter', 'refusal', 'other'].map((reason) =>
-        toOpenAIFinishReason(reason as never),
-      ),
-    ).toEqual(['stop', 'length', 'tool_calls', 'content_filter', 'stop', 'stop']);
+  it('maps finish reasons to OpenAI’s four; a refusal is `stop` only on OpenAI, which sends it apart', () => {
+    const reasons = ['stop', 'length', 'tool-calls', 'content-filter', 'refusal', 'other'] as const;
+    const mapped = (provider: ProviderName) =>
+      reasons.map((finishReason) => toOpenAIFinishReason({ finishReason, provider }));
+    expect(mapped('openai')).toEqual(['stop', 'length', 'tool_calls', 'content_filter', 'stop', 'stop']);
+    for (const provider of ['anthropic', 'gemini'] as const)
+      expect(mapped(provider)).toEqual([
+        'stop',
+        'length',
+        'tool_calls',
+        'content_filter',
+        'content_filter',
+        'stop',
+      ]);
   });
 
   it('counts reasoning inside completion tokens and cached inside prompt tokens, as OpenAI does', () => {
@@ -111,11 +128,31 @@ describe('toOpenAICompletion', () => {
       ],
     });
     expect(calling.choices[0]?.finish_reason).toBe('tool_calls');
-    const refused = toOpenAICompletion(
-      result({ text: 'I cannot help with that', finishReason: 'refusal' }),
-      'claude-test',
-    );
-    expect(refused.choices[0]?.message).toMatchObject({ content: null, refusal: 'I cannot help with that' });
+  });
+
+  it('answers refusals with content null and the refusal, as each provider gives it', () => {
+    const message = (fields: Partial<ChatCompletionResult>) =>
+      toOpenAICompletion(result(fields), 'm').choices[0];
+    // OpenAI: the refusal apart from the (empty) text, finish stop.
+    expect(message({ provider: 'openai', text: '', refusal: 'No.', finishReason: 'refusal' })).toMatchObject({
+      message: { content: null, refusal: 'No.' },
+      finish_reason: 'stop',
+    });
+    // Anthropic: the text was the refusal (its explanation only stands in for no text).
+    const anthropic = { provider: 'anthropic' as const, finishReason: 'refusal' as const };
+    expect(message({ ...anthropic, text: 'I cannot.', refusal: 'Policy.' })).toMatchObject({
+      message: { content: null, refusal: 'I cannot.' },
+      finish_reason: 'content_filter',
+    });
+    expect(message({ ...anthropic, text: '', refusal: 'Policy.' })?.message.refusal).toBe('Policy.');
+    expect(message({ ...anthropic, text: '' })?.message.refusal).toBe(unexplainedRefusal);
+    // Gemini: a safety stop with its finishMessage; without one, as before.
+    const gemini = { provider: 'gemini' as const, finishReason: 'content-filter' as const, text: '' };
+    expect(message({ ...gemini, refusal: 'Blocked.' })).toMatchObject({
+      message: { content: null, refusal: 'Blocked.' },
+      finish_reason: 'content_filter',
+    });
+    expect(message(gemini)?.message).toMatchObject({ content: '', refusal: null });
   });
 
   it('answers structured output with the restored JSON, not the model’s raw text', () => {
@@ -255,115 +292,117 @@ describe('loweringRewritesAnswers', () => {
 describe('toOpenAIChunks: refusals and JSON', () => {
   type Chunk = { choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }> };
   const deltas = (chunks: object[]) =>
-    (chunks as Chunk[]).flatMap((chunk) => chunk.choices.map((c) => c.delta));
-  const run = (chunkContext: ChunkContext, texts: string[], final: Partial<ChatCompletionResult>) => {
-    const perPart = [
-      toOpenAIChunks({ type: 'warnings', warnings: [], request: {} }, chunkContext),
-      ...texts.map((text) => toOpenAIChunks({ type: 'text-delta', text }, chunkContext)),
-    ];
-    const finish = toOpenAIChunks({ type: 'finish', result: result(final) }, chunkContext);
-    return { perPart, finish, all: deltas([...perPart.flat(), ...finish]) };
-  };
-  const anthropic = (fields: Partial<ChunkContext> = {}) =>
-    context({
-      ...fields,
-      answerText: new AnswerTextGate({ provider: 'anthropic', requestedJson: fields.requestedJson }),
-    });
+    (chunks as Chunk[]).flatMap((chunk) => chunk.choices.map((c) => [c.delta, c.finish_reason]));
+  const textDeltas = (chunkContext: ChunkContext, texts: string[]) =>
+    texts.map((text) => deltas(toOpenAIChunks({ type: 'text-delta', text }, chunkContext)));
+  const finishWith = (chunkContext: ChunkContext, fields: Partial<ChatCompletionResult>) =>
+    deltas(toOpenAIChunks({ type: 'finish', result: result(fields) }, chunkContext));
+  const role = (content: '' | null) => [{ role: 'assistant', content, refusal: null }, null];
 
-  it('sends a refusal as refusal deltas after a role chunk with null content', () => {
-    const { perPart, all } = run(anthropic(), ['I cannot ', 'help.'], {
-      text: 'I cannot help.',
+  it('sends every provider’s first text delta as content at once, whatever it says', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<ProviderName>('openai', 'anthropic', 'gemini'),
+        fc.string({ minLength: 1 }),
+        (provider, text) => {
+          const chunkContext = context({ answerText: gateFor(undefined, provider) });
+          expect(textDeltas(chunkContext, [text])).toEqual([[role(''), [{ content: text }, null]]]);
+        },
+      ),
+    );
+  });
+
+  it('forwards OpenAI’s refusal deltas as refusal deltas at once, after a role chunk with null content', () => {
+    const chunkContext = context();
+    const refusal = (text: string) => deltas(toOpenAIChunks({ type: 'refusal-delta', text }, chunkContext));
+    expect(refusal('I cannot ')).toEqual([role(null), [{ refusal: 'I cannot ' }, null]]);
+    expect(refusal('help.')).toEqual([[{ refusal: 'help.' }, null]]);
+    const finished = finishWith(chunkContext, {
+      provider: 'openai',
+      text: '',
+      refusal: 'I cannot help.',
       finishReason: 'refusal',
     });
-    expect(perPart.flat()).toEqual([]);
-    expect(all).toEqual([
-      { role: 'assistant', content: null, refusal: null },
-      { refusal: 'I cannot ' },
-      { refusal: 'help.' },
-      {},
+    expect(finished).toEqual([[{}, 'stop']]);
+  });
+
+  it('streams Anthropic’s text as content, and ends a refusal with its text as refusal and content_filter', () => {
+    const chunkContext = context({ answerText: gateFor(undefined, 'anthropic') });
+    expect(textDeltas(chunkContext, ['I cannot ', 'help.'])).toEqual([
+      [role(''), [{ content: 'I cannot ' }, null]],
+      [[{ content: 'help.' }, null]],
+    ]);
+    const finished = finishWith(chunkContext, {
+      text: 'I cannot help.',
+      refusal: 'Policy.',
+      finishReason: 'refusal',
+    });
+    expect(finished).toEqual([[{ refusal: 'I cannot help.' }, 'content_filter']]);
+    // With no text at all: a role chunk with null content, and a statement as the refusal.
+    expect(finishWith(context(), { text: '', finishReason: 'refusal' })).toEqual([
+      role(null),
+      [{ refusal: unexplainedRefusal }, 'content_filter'],
     ]);
   });
 
-  it('sends the whole text as refusal when a long answer ends as a refusal after streaming', () => {
-    const long = 'x'.repeat(refusalHoldCharacters + 1);
-    const { all } = run(anthropic(), [long, 'y'], { text: `${long}y`, finishReason: 'refusal' });
-    expect(all).toEqual([
-      { role: 'assistant', content: '', refusal: null },
-      { content: long },
-      { content: 'y' },
-      { refusal: `${long}y` },
-      {},
-    ]);
+  it('ends Gemini’s safety stop with its finishMessage as the refusal', () => {
+    expect(
+      finishWith(context(), {
+        provider: 'gemini',
+        text: '',
+        finishReason: 'content-filter',
+        refusal: 'Blocked.',
+      }),
+    ).toEqual([role(null), [{ refusal: 'Blocked.' }, 'content_filter']]);
   });
 
-  it('sends short held text as content at the end, and streams longer text once past the hold', () => {
-    expect(run(anthropic(), ['Hi ', 'there'], { text: 'Hi there' }).all).toEqual([
-      { role: 'assistant', content: '', refusal: null },
-      { content: 'Hi ' },
-      { content: 'there' },
-      {},
-    ]);
-    const long = 'x'.repeat(refusalHoldCharacters);
-    const { perPart } = run(anthropic(), [long, 'y', 'z'], { text: `${long}yz` });
-    expect(perPart.map((chunks) => deltas(chunks))).toEqual([
-      [],
-      [],
-      [{ role: 'assistant', content: '', refusal: null }, { content: long }, { content: 'y' }],
-      [{ content: 'z' }],
-    ]);
-  });
-
-  it('lets held text out before a tool call: an answer with tool calls is no refusal', () => {
-    const chunkContext = anthropic();
-    expect(toOpenAIChunks({ type: 'text-delta', text: 'Let me check.' }, chunkContext)).toEqual([]);
-    const chunks = toOpenAIChunks(
-      { type: 'tool-call-start', index: 1, id: 'toolu_1', name: 'x' },
-      chunkContext,
-    );
-    expect(deltas(chunks).slice(0, 2)).toEqual([
-      { role: 'assistant', content: '', refusal: null },
-      { content: 'Let me check.' },
-    ]);
-  });
-
-  it('refuses to finish a json_object stream whose answer is prose, without sending any of it', () => {
+  it('refuses a json_object stream whose answer starts as prose at once, having sent nothing', () => {
     const chunkContext = context({ requestedJson: 'json_object' });
-    for (const text of ['Sure! ', 'Here it is'])
-      expect(toOpenAIChunks({ type: 'text-delta', text }, chunkContext)).toEqual([]);
-    const prose = result({ text: 'Sure! Here it is', validation: { valid: false, errors: [] } });
-    expect(() => toOpenAIChunks({ type: 'finish', result: prose }, chunkContext)).toThrow(
+    expect(toOpenAIChunks({ type: 'text-delta', text: '  ' }, chunkContext)).toEqual([]);
+    expect(() => toOpenAIChunks({ type: 'text-delta', text: 'Sure! ' }, chunkContext)).toThrow(
       InvalidModelOutputError,
     );
   });
 
-  it('keeps text whose JSON start is still unknown held, even past the refusal wait', () => {
-    const chunkContext = anthropic({ requestedJson: 'json_object' });
-    expect(toOpenAIChunks({ type: 'text-delta', text: '  ' }, chunkContext)).toEqual([]);
-    expect(chunkContext.answerText.holdingForRefusal).toBe(false);
-    expect(releaseHeldText(chunkContext)).toEqual([]);
-    expect(toOpenAIChunks({ type: 'text-delta', text: '{"a":1}' }, chunkContext)).toEqual([]);
-    expect(chunkContext.answerText.holdingForRefusal).toBe(true);
-    expect(deltas(releaseHeldText(chunkContext))).toEqual([
-      { role: 'assistant', content: '', refusal: null },
-      { content: '  ' },
-      { content: '{"a":1}' },
+  it('holds Anthropic’s prose under json_object: it ends as a refusal, or as the error', () => {
+    const refusing = context({
+      requestedJson: 'json_object',
+      answerText: gateFor('json_object', 'anthropic'),
+    });
+    expect(textDeltas(refusing, ['I cannot ', 'do that.'])).toEqual([[], []]);
+    expect(finishWith(refusing, { text: 'I cannot do that.', finishReason: 'refusal' })).toEqual([
+      role(null),
+      [{ refusal: 'I cannot do that.' }, 'content_filter'],
     ]);
+    const chatting = context({
+      requestedJson: 'json_object',
+      answerText: gateFor('json_object', 'anthropic'),
+    });
+    textDeltas(chatting, ['Sure!']);
+    expect(() => finishWith(chatting, { text: 'Sure!' })).toThrow(InvalidModelOutputError);
   });
 
-  it('streams JSON that starts like JSON, and sends a fenced answer as the parsed JSON at the end', () => {
-    const live = run(context({ requestedJson: 'json_object' }), ['{"a":', '1}'], {
-      text: '{"a":1}',
-      json: { a: 1 },
-    });
-    expect(live.perPart.map((chunks) => chunks.length)).toEqual([0, 2, 1]);
-    const fenced = run(context({ requestedJson: 'json_object' }), ['```json\n{"a":1}', '\n```'], {
-      text: '```json\n{"a":1}\n```',
-      json: { a: 1 },
-    });
-    expect(fenced.all).toEqual([
-      { role: 'assistant', content: '', refusal: null },
-      { content: '{"a":1}' },
-      {},
+  it('streams JSON from its first `{`, and a fenced answer without its fences', () => {
+    const live = context({ requestedJson: 'json_object' });
+    expect(textDeltas(live, ['{"a":', '1}'])).toEqual([
+      [role(''), [{ content: '{"a":' }, null]],
+      [[{ content: '1}' }, null]],
     ]);
+    expect(finishWith(live, { text: '{"a":1}', json: { a: 1 } })).toEqual([[{}, 'stop']]);
+    const fenced = context({ requestedJson: 'json_object' });
+    expect(textDeltas(fenced, ['```json\n{"a":', '1}\n`', '``'])).toEqual([
+      [role(''), [{ content: '{"a":' }, null]],
+      [[{ content: '1}' }, null]],
+      [],
+    ]);
+    expect(finishWith(fenced, { text: '```json\n{"a":1}\n```', json: { a: 1 } })).toEqual([[{}, 'stop']]);
+  });
+
+  it('fails a streamed JSON answer that went wrong after its start (the route ends it with the error event)', () => {
+    const chunkContext = context({ requestedJson: 'json_object' });
+    textDeltas(chunkContext, ['{"a":', ' oops']);
+    expect(() =>
+      finishWith(chunkContext, { text: '{"a": oops', validation: { valid: false, errors: [] } }),
+    ).toThrow(InvalidModelOutputError);
   });
 });

@@ -2,28 +2,47 @@ import { randomBytes } from 'node:crypto';
 import type {
   ChatCompletionResult,
   ChatStreamPart,
-  FinishReason,
   SchemaLoweringReport,
   ToolCall,
   Usage,
 } from '@agentdesk/providers';
 import type { AnswerTextGate } from './answer-text-gate';
-import { assertJsonAnswer, type RequestedJson } from './json-answer';
+import { answerContent, assertJsonAnswer, type RequestedJson } from './json-answer';
 
-/** OpenAI's finish reasons; a refusal finishes with `stop` and carries `refusal` text. */
+/**
+ * OpenAI's finish reasons. A refusal finishes with `stop` when it is OpenAI's own (sent apart from
+ * the content); Anthropic's refusal is a stop of its safety system, possibly after text went out
+ * as content, which OpenAI's vocabulary calls `content_filter`.
+ */
 export function toOpenAIFinishReason(
-  reason: FinishReason,
+  result: Pick<ChatCompletionResult, 'finishReason' | 'provider'>,
 ): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
-  switch (reason) {
+  switch (result.finishReason) {
     case 'length':
       return 'length';
     case 'tool-calls':
       return 'tool_calls';
     case 'content-filter':
       return 'content_filter';
-    default:
+    case 'refusal':
+      return result.provider === 'openai' ? 'stop' : 'content_filter';
+    case 'stop':
+    case 'other':
       return 'stop';
   }
+}
+
+/** Said when a provider stopped for a refusal without a word of its own. */
+export const unexplainedRefusal = 'The model declined to answer this request.';
+
+/**
+ * The `refusal` of a finished answer, or undefined when it is none. On a refusal stop it is the text
+ * the model wrote (Anthropic's refusals are text), else the refusal sent apart (OpenAI's, or
+ * Anthropic's explanation), else {@link unexplainedRefusal}; on a safety stop, Gemini's `finishMessage`.
+ */
+export function refusalOf(result: Pick<ChatCompletionResult, 'finishReason' | 'text' | 'refusal'>) {
+  if (result.finishReason !== 'refusal') return result.refusal;
+  return result.text || result.refusal || unexplainedRefusal;
 }
 
 /** OpenAI counts cached tokens inside prompt tokens and reasoning tokens inside completion tokens. */
@@ -44,16 +63,6 @@ export function toOpenAIUsage(usage: Usage) {
 }
 
 export const newCompletionId = () => `chatcmpl-${randomBytes(12).toString('base64url')}`;
-
-/**
- * The answer's `message.content`. With a JSON response format it is the post-processed JSON — for
- * OpenAI strict schemas the restored value (the `null`s strict mode forced for optional properties
- * removed, a wrapped root unwrapped) — serialized, because that is what validates against the
- * caller's own schema. Text that did not parse as JSON is returned as the model wrote it.
- */
-export function answerContent(result: Pick<ChatCompletionResult, 'text' | 'json'>): string {
-  return result.json === undefined ? result.text : JSON.stringify(result.json);
-}
 
 /**
  * True when `restore()` of this lowering can change the model's JSON (optional properties made
@@ -80,7 +89,11 @@ export function toOpenAICompletion(
   requestedModel: string,
   id = newCompletionId(),
 ) {
-  const refused = result.finishReason === 'refusal';
+  const refusal = refusalOf(result);
+  // A refusal stop's text is the refusal itself; otherwise text stays content beside a refusal.
+  const withoutContent =
+    result.finishReason === 'refusal' ||
+    (result.text === '' && (result.toolCalls.length > 0 || refusal !== undefined));
   return {
     id,
     object: 'chat.completion' as const,
@@ -91,13 +104,13 @@ export function toOpenAICompletion(
         index: 0,
         message: {
           role: 'assistant' as const,
-          content: refused || (result.text === '' && result.toolCalls.length) ? null : answerContent(result),
-          refusal: refused ? result.text : null,
+          content: withoutContent ? null : answerContent(result),
+          refusal: refusal ?? null,
           annotations: [],
           ...(result.toolCalls.length && { tool_calls: result.toolCalls.map(toOpenAIToolCall) }),
         },
         logprobs: null,
-        finish_reason: toOpenAIFinishReason(result.finishReason),
+        finish_reason: toOpenAIFinishReason(result),
       },
     ],
     usage: toOpenAIUsage(result.usage),
@@ -115,10 +128,12 @@ export interface ChunkContext {
   toolIndexes: Map<number, number>;
   /** The JSON response format asked for: a finished answer that is not JSON fails the stream. */
   requestedJson: RequestedJson;
-  /** When answer text may go out (held for refusals, JSON checks and restoring). */
+  /** What of the answer's text goes out as content, and when (JSON checks, fences, restoring). */
   answerText: AnswerTextGate;
-  /** Set once the role chunk went out; it goes with the first other chunk, when a refusal is known. */
+  /** Set once the role chunk went out; it goes with the first other chunk. */
   roleSent?: boolean;
+  /** Set once a refusal delta went out: the refusal is then complete when the answer finishes. */
+  refusalStreamed?: boolean;
 }
 
 /** Builders of the chunks of one stream. */
@@ -138,46 +153,42 @@ function chunkBuilder(context: ChunkContext) {
     logprobs: null,
     finish_reason: finishReason,
   });
-  // OpenAI opens with the role; `content` is null when the answer is a refusal.
+  // OpenAI opens with the role; `content` is null when the answer opens with a refusal.
   const withRole = (chunks: object[], refusal = false): object[] => {
-    if (context.roleSent || chunks.length === 0) return chunks;
+    if (context.roleSent) return chunks;
     context.roleSent = true;
     return [chunk([choice({ role: 'assistant', content: refusal ? null : '', refusal: null })]), ...chunks];
   };
-  const contentChunks = (texts: readonly string[]) =>
-    texts.filter((text) => text !== '').map((text) => chunk([choice({ content: text })]));
-  return { chunk, choice, withRole, contentChunks };
-}
-
-/** The held text that may go out now as content, e.g. once the refusal hold has lasted long enough. */
-export function releaseHeldText(context: ChunkContext): object[] {
-  const { withRole, contentChunks } = chunkBuilder(context);
-  return withRole(contentChunks(context.answerText.releaseHeldForRefusal()));
+  return { chunk, choice, withRole };
 }
 
 /**
  * Turns one typed stream part into the `chat.completion.chunk`s OpenAI would send at that point
  * (possibly none). With `include_usage`, every chunk carries `usage: null` and a final chunk with
- * empty `choices` carries the usage, as OpenAI does. Text deltas are the model's raw text as
- * `content`, released by `context.answerText`: a refusal goes out as `refusal` deltas, and where
- * the streamed text is not the final JSON (restored by the schema lowering, fenced, or prose) the
- * final JSON arrives as one delta before the finish chunk, so streamed and non-streamed answers
- * carry the same content. A JSON format answered with something else throws
- * {@link InvalidModelOutputError} instead of finishing.
+ * empty `choices` carries the usage, as OpenAI does. Text deltas go out as `content` as soon as
+ * `context.answerText` lets them (at once, except to check a JSON answer's start or to restore it),
+ * refusal deltas as `refusal` at once. A refusal the provider only announces at its stop (Anthropic's,
+ * Gemini's safety stop with a message) goes out with the finish chunk. A JSON format answered with
+ * something else throws {@link InvalidModelOutputError}: before any content, the route answers 502;
+ * after, OpenAI's in-stream error event ends the stream.
  */
 export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): object[] {
-  const { chunk, choice, withRole, contentChunks } = chunkBuilder(context);
+  const { chunk, choice, withRole } = chunkBuilder(context);
   switch (part.type) {
     case 'warnings':
       if (loweringRewritesAnswers(part.schemaLowering)) context.answerText.holdToEnd();
       return [];
-    case 'text-delta':
-      return withRole(contentChunks(context.answerText.accept(part.text)));
+    case 'text-delta': {
+      const content = context.answerText.accept(part.text);
+      return content === '' ? [] : withRole([chunk([choice({ content })])]);
+    }
+    case 'refusal-delta':
+      context.refusalStreamed = true;
+      return withRole([chunk([choice({ refusal: part.text })])], true);
     case 'tool-call-start': {
       const index = context.toolIndexes.size;
       context.toolIndexes.set(part.index, index);
       return withRole([
-        ...contentChunks(context.answerText.releaseHeldForRefusal()),
         chunk([
           choice({
             tool_calls: [
@@ -196,17 +207,21 @@ export function toOpenAIChunks(part: ChatStreamPart, context: ChunkContext): obj
       return [];
     case 'finish': {
       const result = part.result;
-      const held = context.answerText.end();
-      const refused = result.finishReason === 'refusal';
-      if (!refused) assertJsonAnswer(result, context.requestedJson);
-      const answer = refused
-        ? (held.released ? [result.text] : held.pieces)
-            .filter((text) => text !== '')
-            .map((text) => chunk([choice({ refusal: text })]))
-        : contentChunks(held.sendFinalJson ? [answerContent(result)] : held.pieces);
+      const finishReason = toOpenAIFinishReason(result);
+      const usage = context.includeUsage ? [chunk([], toOpenAIUsage(result.usage))] : [];
+      if (context.refusalStreamed) return [chunk([choice({}, finishReason)]), ...usage];
+      const refusal = refusalOf(result);
+      if (refusal !== undefined) {
+        return [...withRole([chunk([choice({ refusal }, finishReason)])], true), ...usage];
+      }
+      assertJsonAnswer(result, context.requestedJson);
+      const content = context.answerText.finalContent(result);
       return [
-        ...withRole([...answer, chunk([choice({}, toOpenAIFinishReason(result.finishReason))])], refused),
-        ...(context.includeUsage ? [chunk([], toOpenAIUsage(result.usage))] : []),
+        ...withRole([
+          ...(content === '' ? [] : [chunk([choice({ content })])]),
+          chunk([choice({}, finishReason)]),
+        ]),
+        ...usage,
       ];
     }
   }

@@ -48,7 +48,6 @@ export function describeModelOutputCases(context: () => CompatContext): void {
 
     it('answers prose under json_object with 502 invalid_model_output, streamed and not, never the prose', async () => {
       const { openai, test } = context();
-      // Longer than the refusal hold: the JSON check must hold it anyway.
       const prose = `Sure! Paris is the capital of France. ${'It is lovely. '.repeat(20)}`;
       test.emulator.script({ kind: 'text', text: prose, chunkSize: 16, times: 2 });
       expectInvalidModelOutput(await failureOf(openai().chat.completions.create(jsonObject())));
@@ -76,18 +75,19 @@ export function describeModelOutputCases(context: () => CompatContext): void {
       expectInvalidModelOutput(error);
     });
 
-    it('answers a JSON array under json_object with the error, and a fenced object as the bare JSON', async () => {
+    it('answers a JSON array under json_object with the error, and a fenced object without its fences', async () => {
       const { openai, test } = context();
       test.emulator.script({ kind: 'json', text: '[1, 2]' });
       expectInvalidModelOutput(await failureOf(openai().chat.completions.create(jsonObject())));
       test.emulator.script({ kind: 'json', text: '```json\n{"city": "Paris"}\n```', chunkSize: 5, times: 2 });
       const plain = await openai().chat.completions.create(jsonObject());
       const streamed = await openai().chat.completions.stream(jsonObject()).finalChatCompletion();
-      for (const completion of [plain, streamed])
-        expect(completion.choices[0]?.message.content).toBe('{"city":"Paris"}');
+      // Unstreamed, the parsed JSON re-serialized; streamed, the model's own text without the fences.
+      expect(plain.choices[0]?.message.content).toBe('{"city":"Paris"}');
+      expect(streamed.choices[0]?.message.content).toBe('{"city": "Paris"}');
     });
 
-    it('streams a refusal as refusal deltas and no content, as OpenAI does; the same message unstreamed', async () => {
+    it('sends a refusal in `refusal` with content null, streamed and not, as the provider allows', async () => {
       const { openai, test } = context();
       const refusal = 'I cannot help with that request.';
       test.emulator.script({ kind: 'refusal', refusal, chunkSize: 6, times: 2 });
@@ -99,28 +99,144 @@ export function describeModelOutputCases(context: () => CompatContext): void {
       stream.on('content.delta', ({ delta }) => contentDeltas.push(delta));
       const streamed = await stream.finalChatCompletion();
       const plain = await openai().chat.completions.create(request);
-      expect(contentDeltas.join('')).toBe('');
-      if (provider === 'gemini') {
-        // Gemini refuses with a SAFETY stop and no text: OpenAI's content_filter.
-        expect(refusalDeltas).toEqual([]);
-        for (const completion of [streamed, plain])
-          expect(completion.choices[0]?.finish_reason).toBe('content_filter');
+      expect(plain.choices[0]?.message).toMatchObject({ content: null, refusal });
+      expect(streamed.choices[0]?.message.refusal).toBe(refusal);
+      if (provider === 'openai') {
+        // OpenAI's own refusal: forwarded delta by delta as it streams, no content, finish stop.
+        expect(refusalDeltas.length).toBeGreaterThan(1);
+        expect(refusalDeltas.join('')).toBe(refusal);
+        expect(contentDeltas).toEqual([]);
+        expect(streamed.choices[0]?.message.content).toBeNull();
+        for (const completion of [streamed, plain]) expect(completion.choices[0]?.finish_reason).toBe('stop');
         return;
       }
-      expect(refusalDeltas.join('')).toBe(refusal);
-      expect(refusalDeltas.length).toBeGreaterThan(1);
-      for (const completion of [streamed, plain]) {
-        expect(completion.choices[0]?.finish_reason).toBe('stop');
-        expect(completion.choices[0]?.message).toMatchObject({ content: null, refusal });
+      // Anthropic streams its refusal as text and says so only at the end: the text went out as
+      // content, then comes once more as the refusal. Gemini stops for SAFETY with no text and a
+      // finishMessage. Both finish content_filter.
+      expect(contentDeltas.join('')).toBe(provider === 'anthropic' ? refusal : '');
+      expect(refusalDeltas).toEqual([refusal]);
+      for (const completion of [streamed, plain])
+        expect(completion.choices[0]?.finish_reason).toBe('content_filter');
+    });
+
+    it('passes a refusal under json_object on as a refusal, not as an invalid output, streamed and not', async () => {
+      const { openai, test } = context();
+      test.emulator.script({ kind: 'refusal', refusal: 'No.', times: 2 });
+      const plain = await openai().chat.completions.create(jsonObject());
+      const streamed = await openai().chat.completions.stream(jsonObject()).finalChatCompletion();
+      expect(plain.choices[0]?.message).toMatchObject({ content: null, refusal: 'No.' });
+      // Under json_object Anthropic's text is held while it may be a refusal, so no content went out.
+      expect(streamed.choices[0]?.message).toMatchObject({ content: null, refusal: 'No.' });
+    });
+
+    it('sends the first content delta while the model’s stream is still open (text, JSON, fenced JSON)', async () => {
+      const { openai, test } = context();
+      // Events before the first text: OpenAI's role chunk; Anthropic's message_start,
+      // content_block_start and ping; none on Gemini. The model then stalls and never finishes.
+      const afterFirstText = { openai: 2, anthropic: 4, gemini: 1 }[provider];
+      const cases = [
+        { text: 'Hello there, how are you?', first: 'Hello th', format: undefined },
+        { text: '{"city": "Paris"}', first: '{"city":', format: { type: 'json_object' as const } },
+        // The fence line is dropped: the first content is the object's start.
+        {
+          text: '```json\n{"city": "Paris"}\n```',
+          first: '{"city":',
+          format: { type: 'json_object' as const },
+        },
+      ];
+      for (const { text, first, format } of cases) {
+        const fenceFrames = text.startsWith('```') ? 1 : 0;
+        test.emulator.script({
+          kind: 'text',
+          text,
+          chunkSize: 8,
+          streamFault: { kind: 'stall', afterChunks: afterFirstText + fenceFrames },
+        });
+        const stream = await openai().chat.completions.create({
+          model,
+          messages: describeParis,
+          stream: true,
+          ...(format && { response_format: format }),
+        });
+        let content = '';
+        for await (const chunk of stream) {
+          content += chunk.choices[0]?.delta.content ?? '';
+          if (content.length >= first.length) break;
+        }
+        expect(content, text).toBe(first);
       }
     });
 
-    it('passes a refusal under json_object on as a refusal, not as an invalid output', async () => {
+    it('ends a streamed JSON answer that goes wrong after its start with the in-stream error event', async () => {
       const { openai, test } = context();
-      test.emulator.script({ kind: 'refusal', refusal: 'No.' });
-      const completion = await openai().chat.completions.create(jsonObject());
-      if (provider === 'gemini') expect(completion.choices[0]?.finish_reason).toBe('content_filter');
-      else expect(completion.choices[0]?.message).toMatchObject({ content: null, refusal: 'No.' });
+      test.emulator.script({ kind: 'json', text: '{"city": "Paris", and more', chunkSize: 6 });
+      const stream = await openai().chat.completions.create({ ...jsonObject(), stream: true });
+      let content = '';
+      const error = await (async () => {
+        for await (const chunk of stream) content += chunk.choices[0]?.delta.content ?? '';
+      })().catch((caught: unknown) => caught);
+      expect(content.startsWith('{"city"')).toBe(true);
+      expect((error as APIError).message).toMatch(/did not answer with the JSON object/);
+      expect((error as APIError).error).toMatchObject({ code: 'invalid_model_output' });
     });
   });
+
+  // Their refusals never come as text, so prose under a JSON format can only end as invalid output:
+  // it is refused on its first characters. (Anthropic's prose is held, as it may end as a refusal.)
+  describe.each(providerModels.filter(({ provider }) => provider !== 'anthropic'))(
+    'prose under json_object on $model ($provider)',
+    ({ provider, model }) => {
+      it('is answered 502 as soon as it starts, while the model’s stream is still open', async () => {
+        const { openai, test } = context();
+        test.emulator.script({
+          kind: 'text',
+          text: 'Sure! Paris is the capital of France.',
+          chunkSize: 8,
+          // The model stalls after its first words and never finishes.
+          streamFault: { kind: 'stall', afterChunks: provider === 'openai' ? 2 : 1 },
+        });
+        const request = { model, messages: describeParis, response_format: { type: 'json_object' as const } };
+        expectInvalidModelOutput(
+          await failureOf(openai().chat.completions.create({ ...request, stream: true })),
+        );
+      });
+    },
+  );
+
+  describe.each(providerModels)(
+    'prose before a tool call under json_object on $model ($provider)',
+    ({ model }) => {
+      it('is no invalid output: the answer is the tool call, streamed and not', async () => {
+        const { openai, test } = context();
+        test.emulator.script({
+          kind: 'tool-calls',
+          text: 'Let me look that up.',
+          toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+          times: 2,
+        });
+        const request = {
+          model,
+          messages: describeParis,
+          response_format: { type: 'json_object' as const },
+          tools: [
+            {
+              type: 'function' as const,
+              function: {
+                name: 'get_weather',
+                parameters: { type: 'object', properties: { city: { type: 'string' } } },
+              },
+            },
+          ],
+        };
+        const plain = await openai().chat.completions.create(request);
+        const streamed = await openai().chat.completions.stream(request).finalChatCompletion();
+        for (const completion of [plain, streamed]) {
+          expect(completion.choices[0]?.finish_reason).toBe('tool_calls');
+          expect(completion.choices[0]?.message.tool_calls?.[0]).toMatchObject({
+            function: { name: 'get_weather' },
+          });
+        }
+      });
+    },
+  );
 }

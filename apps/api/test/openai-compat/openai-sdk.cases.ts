@@ -178,7 +178,7 @@ export function describeOpenAISdkCases(context: () => CompatContext): void {
       expect(JSON.parse(completion.choices[0]?.message.content ?? '')).toEqual({ answer: 42 });
     });
 
-    it('reports a refusal as OpenAI does (Gemini’s safety stop as content_filter)', async () => {
+    it('reports a refusal as OpenAI does (Anthropic’s refusal stop and Gemini’s safety stop as content_filter)', async () => {
       const { openai, test } = context();
       test.emulator.script({ kind: 'refusal', refusal: 'I cannot help with that.' });
       const completion = await openai().chat.completions.create({
@@ -186,12 +186,8 @@ export function describeOpenAISdkCases(context: () => CompatContext): void {
         messages: [{ role: 'user', content: 'Something bad' }],
       });
       const choice = completion.choices[0];
-      if (provider === 'gemini') {
-        expect(choice?.finish_reason).toBe('content_filter');
-      } else {
-        expect(choice?.finish_reason).toBe('stop');
-        expect(choice?.message).toMatchObject({ content: null, refusal: 'I cannot help with that.' });
-      }
+      expect(choice?.finish_reason).toBe(provider === 'openai' ? 'stop' : 'content_filter');
+      expect(choice?.message).toMatchObject({ content: null, refusal: 'I cannot help with that.' });
     });
 
     it('round-trips a tool call: the call, then the tool result back to the model', async () => {

@@ -117,9 +117,12 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
           toolCalls.push({ id: block.id, name: block.name, arguments: JSON.stringify(block.input ?? {}) });
         }
       }
+      // Non-null only on a refusal stop (API 2026-10-21 on); older versions send no such field.
+      const refusal = message.stop_details?.explanation;
       return {
         model: message.model,
         text,
+        ...(refusal && { refusal }),
         toolCalls,
         rawFinishReason: message.stop_reason,
         finishReason: mapAnthropicFinishReason(message.stop_reason),

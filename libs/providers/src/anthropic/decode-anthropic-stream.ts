@@ -4,12 +4,14 @@ import { mapAnthropicFinishReason } from './map-anthropic-finish-reason';
 import { mapAnthropicUsage, type AnthropicUsageLike } from './map-anthropic-usage';
 
 /**
- * Decodes Anthropic stream events. `message_delta` usage is cumulative: output counts replace the
+ * Decodes Anthropic stream events. A refusal is written as ordinary text and only the stop reason
+ * (`refusal`, with `stop_details`) says so, at the end. `message_delta` usage is cumulative: output counts replace the
  * earlier ones, input and cache counts only when present (as the SDK's own MessageStream does).
  */
 export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEvent> {
   const usage: AnthropicUsageLike = {};
   let stopReason: string | null = null;
+  let refusalExplanation: string | undefined;
   return {
     decode(event, out) {
       switch (event.type) {
@@ -39,6 +41,8 @@ export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEv
           break;
         case 'message_delta': {
           stopReason = event.delta.stop_reason ?? stopReason;
+          // Non-null only on a refusal stop (API 2026-10-21 on); older versions send no such field.
+          refusalExplanation = event.delta.stop_details?.explanation ?? refusalExplanation;
           const delta = event.usage;
           usage.output_tokens = delta.output_tokens;
           if (delta.output_tokens_details) usage.output_tokens_details = delta.output_tokens_details;
@@ -59,6 +63,7 @@ export function createAnthropicStreamDecoder(): StreamDecoder<RawMessageStreamEv
         type: 'finish',
         rawFinishReason: stopReason,
         finishReason: mapAnthropicFinishReason(stopReason),
+        ...(refusalExplanation && { refusal: refusalExplanation }),
       });
     },
   };

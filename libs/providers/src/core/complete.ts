@@ -35,6 +35,7 @@ export function buildResult(
     provider: adapter.provider,
     model: payload.model,
     text: payload.text,
+    ...(payload.refusal !== undefined && { refusal: payload.refusal }),
     toolCalls: payload.toolCalls,
     finishReason: payload.finishReason,
     rawFinishReason: payload.rawFinishReason,

@@ -19,6 +19,8 @@ export interface PreparedCall {
 export interface CompletionPayload {
   model: string;
   text: string;
+  /** The refusal sent apart from the text (see `ChatCompletionResult.refusal`). */
+  refusal?: string;
   toolCalls: ToolCall[];
   rawFinishReason: string | null;
   finishReason: FinishReason;
@@ -29,10 +31,17 @@ export interface CompletionPayload {
 /** What a provider's stream decoder yields; the shared stream runner assembles the rest. */
 export type StreamDelta =
   | { type: 'text-delta'; text: string }
+  | { type: 'refusal-delta'; text: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
   | { type: 'usage'; usage: Usage }
-  | { type: 'finish'; rawFinishReason: string | null; finishReason: FinishReason }
+  | {
+      type: 'finish';
+      rawFinishReason: string | null;
+      finishReason: FinishReason;
+      /** A refusal explanation that comes with the stop itself (Anthropic's, Gemini's `finishMessage`). */
+      refusal?: string;
+    }
   | { type: 'model'; model: string };
 
 /**

@@ -69,6 +69,8 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
   #lastChunk: unknown;
   readonly #toolCalls = new Map<number, ToolCall>();
   #text = '';
+  #refusal = '';
+  #stopRefusal: string | undefined;
   #model: string;
   #usage: Usage = emptyUsage;
   #rawFinishReason: string | null = null;
@@ -193,6 +195,9 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
       case 'text-delta':
         this.#text += delta.text;
         return delta;
+      case 'refusal-delta':
+        this.#refusal += delta.text;
+        return delta;
       case 'tool-call-start':
         this.#toolCalls.set(delta.index, { id: delta.id, name: delta.name, arguments: '' });
         return delta;
@@ -213,6 +218,7 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
       case 'finish':
         this.#rawFinishReason = delta.rawFinishReason;
         this.#finishReason = delta.finishReason;
+        this.#stopRefusal = delta.refusal;
         return undefined;
     }
   }
@@ -223,12 +229,14 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
     const orderedCalls = [...this.#toolCalls.entries()].sort(([left], [right]) => left - right);
     for (const [index, toolCall] of orderedCalls) this.#pending.push({ type: 'tool-call', index, toolCall });
     this.#pending.push({ type: 'usage', usage: this.#usage });
+    const refusal = this.#refusal || this.#stopRefusal;
     const result = buildResult(
       this.adapter,
       this.prepared,
       {
         model: this.#model,
         text: this.#text,
+        ...(refusal && { refusal }),
         toolCalls: orderedCalls.map(([, call]) => call),
         rawFinishReason: this.#rawFinishReason,
         finishReason: this.#finishReason,
@@ -248,7 +256,7 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
   }
 }
 
-/** Streams typed parts: warnings first, then text and tool-call deltas, the finished tool calls, usage and finish. */
+/** Streams typed parts: warnings first, then text, refusal and tool-call deltas, the finished tool calls, usage and finish. */
 export function stream(
   adapter: ProviderAdapter,
   prepared: PreparedCall,

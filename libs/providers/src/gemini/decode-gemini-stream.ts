@@ -1,13 +1,14 @@
 import type { EnhancedGenerateContentResponse } from '@google/generative-ai';
 import { ProviderError } from '../errors/provider-error';
 import type { StreamDecoder } from '../core/provider-adapter';
-import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { geminiRefusal, mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { mapGeminiUsage } from './map-gemini-usage';
 import { readGeminiResponse } from './read-gemini-response';
 
 /** Gemini streams whole function calls (no argument fragments) and full usage only in the last chunk. */
 export function createGeminiStreamDecoder(): StreamDecoder<EnhancedGenerateContentResponse> {
   let finishReason: string | null = null;
+  let finishMessage: string | undefined;
   let toolCallCount = 0;
   let modelSent = false;
   return {
@@ -36,14 +37,20 @@ export function createGeminiStreamDecoder(): StreamDecoder<EnhancedGenerateConte
         out.push({ type: 'tool-call-start', index, id: call.id, name: call.name });
         out.push({ type: 'tool-call-delta', index, argumentsDelta: call.arguments });
       }
-      if (parts.finishReason) finishReason = parts.finishReason;
+      if (parts.finishReason) {
+        finishReason = parts.finishReason;
+        finishMessage = parts.finishMessage;
+      }
       if (chunk.usageMetadata) out.push({ type: 'usage', usage: mapGeminiUsage(chunk.usageMetadata) });
     },
     finish(out) {
+      const mapped = mapGeminiFinishReason(finishReason, toolCallCount > 0);
+      const refusal = geminiRefusal(mapped, finishMessage);
       out.push({
         type: 'finish',
         rawFinishReason: finishReason,
-        finishReason: mapGeminiFinishReason(finishReason, toolCallCount > 0),
+        finishReason: mapped,
+        ...(refusal && { refusal }),
       });
     },
   };

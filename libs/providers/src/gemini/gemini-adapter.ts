@@ -18,7 +18,7 @@ import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { createGeminiStreamDecoder } from './decode-gemini-stream';
 import { buildGeminiOutputSettings } from './gemini-output-config';
 import { mapGeminiError } from './map-gemini-error';
-import { mapGeminiFinishReason } from './map-gemini-finish-reason';
+import { geminiRefusal, mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { mapGeminiUsage } from './map-gemini-usage';
 import { readGeminiResponse } from './read-gemini-response';
 
@@ -127,12 +127,15 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
         requestOptions(signal),
       );
       const parts = readGeminiResponse(response);
+      const finishReason = mapGeminiFinishReason(parts.finishReason, parts.toolCalls.length > 0);
+      const refusal = geminiRefusal(finishReason, parts.finishMessage);
       return {
         model: (response as { modelVersion?: string }).modelVersion ?? boundModel ?? '',
         text: parts.text,
+        ...(refusal && { refusal }),
         toolCalls: parts.toolCalls,
         rawFinishReason: parts.finishReason ?? null,
-        finishReason: mapGeminiFinishReason(parts.finishReason, parts.toolCalls.length > 0),
+        finishReason,
         usage: mapGeminiUsage(response.usageMetadata),
         response,
       };

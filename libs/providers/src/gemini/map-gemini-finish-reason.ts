@@ -20,3 +20,14 @@ export function mapGeminiFinishReason(
   if (reason && contentFilterReasons.has(reason)) return 'content-filter';
   return 'other';
 }
+
+/**
+ * The refusal text of a safety stop: Gemini sends no answer text then, only a `finishMessage`
+ * saying why (when it says anything). Other stops' messages are not refusals.
+ */
+export function geminiRefusal(
+  finishReason: FinishReason,
+  finishMessage: string | undefined,
+): string | undefined {
+  return finishReason === 'content-filter' && finishMessage ? finishMessage : undefined;
+}

@@ -6,6 +6,8 @@ export interface GeminiAnswerParts {
   text: string;
   toolCalls: ToolCall[];
   finishReason: string | undefined;
+  /** Gemini's own words on why it stopped (e.g. a safety block), when it gives them. */
+  finishMessage: string | undefined;
   responseId: string | undefined;
 }
 
@@ -38,6 +40,7 @@ export function readGeminiResponse(
     text,
     toolCalls,
     finishReason: candidate?.finishReason ?? (response.promptFeedback?.blockReason ? 'SAFETY' : undefined),
+    finishMessage: candidate?.finishMessage,
     responseId: withId.responseId,
   };
 }

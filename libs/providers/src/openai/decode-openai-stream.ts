@@ -5,8 +5,9 @@ import { mapOpenAIUsage } from './map-openai-usage';
 
 /**
  * Decodes OpenAI chunks into deltas. Tool calls arrive as indexed fragments: the first carries the id
- * and name, later ones only argument text. The finish reason comes before the usage-only last chunk,
- * so it is held until the stream ends.
+ * and name, later ones only argument text. A refusal arrives in its own `delta.refusal` field and stays
+ * a refusal (never answer text). The finish reason comes before the usage-only last chunk, so it is
+ * held until the stream ends.
  */
 export function createOpenAIStreamDecoder(): StreamDecoder<ChatCompletionChunk> {
   let finishReason: string | null = null;
@@ -24,7 +25,7 @@ export function createOpenAIStreamDecoder(): StreamDecoder<ChatCompletionChunk> 
         if (delta.content) out.push({ type: 'text-delta', text: delta.content });
         if (delta.refusal) {
           refused = true;
-          out.push({ type: 'text-delta', text: delta.refusal });
+          out.push({ type: 'refusal-delta', text: delta.refusal });
         }
         if (delta.tool_calls) {
           for (const call of delta.tool_calls) {

@@ -90,10 +90,12 @@ export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
       )) as ChatCompletion;
       const choice = completion.choices[0];
       const message = choice?.message;
-      const refused = typeof message?.refusal === 'string' && message.refusal !== '';
+      const refusal = message?.refusal;
+      const refused = typeof refusal === 'string' && refusal !== '';
       return {
         model: completion.model,
-        text: (refused ? message?.refusal : message?.content) ?? '',
+        text: message?.content ?? '',
+        ...(refused && { refusal }),
         toolCalls: (message?.tool_calls ?? []).flatMap((call) =>
           call.type === 'function'
             ? [{ id: call.id, name: call.function.name, arguments: call.function.arguments }]

@@ -46,6 +46,14 @@ export interface ChatCompletionResult {
   /** The provider's own finish reason, e.g. `end_turn` or `MAX_TOKENS`. */
   rawFinishReason: string | null;
   usage: Usage;
+  /**
+   * Why the model declined, when the provider says so apart from the answer text: OpenAI's
+   * `refusal` (streamed as `refusal-delta` parts, never as text; `text` is then empty and
+   * `finishReason` is `refusal`), Anthropic's `stop_details.explanation` on a `refusal` stop, Gemini's
+   * `finishMessage` on a safety stop. Anthropic writes the refusal itself as ordinary text, which stays
+   * in `text`: only its stop reason, at the end, says the text was a refusal.
+   */
+  refusal?: string;
   /** Parsed JSON when a JSON response format was requested and the text parsed. */
   json?: unknown;
   /** Validation of `json` against the caller's original schema (or "is an object" for `json_object`). */
@@ -69,6 +77,8 @@ export interface ChatCompletionResult {
 export type ChatStreamPart =
   | { type: 'warnings'; warnings: ChatWarning[]; request: unknown; schemaLowering?: SchemaLoweringReport }
   | { type: 'text-delta'; text: string }
+  /** A piece of a refusal the provider streams apart from the answer text (OpenAI's `delta.refusal`). */
+  | { type: 'refusal-delta'; text: string }
   | { type: 'tool-call-start'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; id: string; argumentsDelta: string }
   | { type: 'tool-call'; index: number; toolCall: ToolCall }

@@ -67,6 +67,10 @@ export interface AgentTurnRunnerDependencies {
   readonly logger?: Logger;
 }
 
+/** What the assistant said: its text, or the refusal a provider sends apart from the text (OpenAI's). */
+const answerText = (result: ChatCompletionResult): string =>
+  result.text || (result.finishReason === 'refusal' ? (result.refusal ?? '') : '');
+
 const toUsage = (usage: ChatCompletionResult['usage']): TokenUsage => ({
   input: usage.inputTokens,
   output: usage.outputTokens,
@@ -226,7 +230,7 @@ export class AgentTurnRunner {
 
       const answered = await this.finish(input, pending.message.id, {
         status: 'complete',
-        contentParts: result.text ? toContentParts(result.text) : [],
+        contentParts: answerText(result) ? toContentParts(answerText(result)) : [],
         toolCalls: result.toolCalls.length ? (result.toolCalls as unknown as JsonObject[]) : null,
         usage: toUsage(result.usage),
         model: result.model || resolved.model,
@@ -323,7 +327,8 @@ export class AgentTurnRunner {
       return result;
     }
     for await (const part of executeChatCompletion(call.resolved.client, { ...options, stream: true })) {
-      if (part.type === 'text-delta') {
+      // A turn has no refusal event: a refusal streamed apart from the text (OpenAI's) is the answer's words.
+      if (part.type === 'text-delta' || part.type === 'refusal-delta') {
         produced.text += part.text;
         emit({ type: 'text-delta', messageId, text: part.text });
       } else if (part.type === 'tool-call') emit({ type: 'tool-call', messageId, toolCall: part.toolCall });

@@ -99,6 +99,32 @@ export function describeAgentTurns(engine: Engine): void {
       expect(test.logs.text()).not.toContain('already sent');
     });
 
+    it('keeps a refusal the provider sends apart from the text (OpenAI’s) as the assistant’s words, streamed and not', async () => {
+      const refusal = 'I cannot help with that.';
+      test.emulator.script({ kind: 'refusal', refusal, chunkSize: 5, times: 2 });
+      const plain = await send({ content: 'Something bad' });
+      expect(plain.json()).toMatchObject({ status: 'complete', text: refusal });
+      const streamed = await send({ content: 'Something bad' }, { accept: 'text/event-stream' });
+      const events = parseSse(streamed.body);
+      const deltas = events
+        .filter((event) => event.event === 'text-delta')
+        .map((event) => event.data['text']);
+      expect(deltas.join('')).toBe(refusal);
+      expect(events.at(-1)?.event).toBe('turn-end');
+      const listed = await test.request({
+        method: 'GET',
+        url: `/v1/sessions/${session.id}/messages`,
+        key: aliceKey.key,
+      });
+      const answers = (listed.json().items as Array<{ role: string; contentParts: unknown }>).filter(
+        (message) => message.role === 'assistant',
+      );
+      expect(answers.map((message) => message.contentParts)).toEqual([
+        [{ type: 'text', text: refusal }],
+        [{ type: 'text', text: refusal }],
+      ]);
+    });
+
     it('a provider failure answers 502, and the user message and the failure are in the transcript', async () => {
       test.emulator.script({ kind: 'error', status: 500, message: 'model exploded', times: 3 });
       const response = await send({ content: 'Will fail' });
