@@ -11,7 +11,19 @@ import tseslint from 'typescript-eslint';
  *   `scope:browser`): never providers, sandbox, storage or any other `scope:server` code.
  */
 export default [
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.next/**', '**/coverage/**', 'data/**', '.nx/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.next/**',
+      '**/next-env.d.ts',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      '**/coverage/**',
+      'data/**',
+      '.nx/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
