@@ -32,7 +32,11 @@ export function SessionsTable({ sessions }: { sessions: readonly SessionJson[] }
                 </a>
               </td>
               <td>
-                <a href={`/sessions?user=${encodeURIComponent(session.ownerUserId)}`} className="mono">
+                <a
+                  href={`/sessions?user=${encodeURIComponent(session.ownerUserId)}`}
+                  className="mono"
+                  title={`Only the sessions of ${session.ownerUserId}`}
+                >
                   {session.ownerUserId.slice(0, 8)}…
                 </a>
               </td>
