@@ -7,10 +7,23 @@ import tseslint from 'typescript-eslint';
  * Module boundaries are enforced with real constraints:
  * - `type:app` may use libs; libs never import apps.
  * - `type:test-tooling` (the provider emulator) is only for tests, benches and the demo.
- * - `scope:browser` projects (the console) may only import browser-safe libs.
+ * - `scope:browser` projects (the console) may only import browser-safe libs (`scope:shared` or
+ *   `scope:browser`): never providers, sandbox, storage or any other `scope:server` code.
  */
 export default [
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.next/**', '**/coverage/**', 'data/**', '.nx/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.next/**',
+      '**/next-env.d.ts',
+      '**/test-results/**',
+      '**/playwright-report/**',
+      '**/coverage/**',
+      'data/**',
+      '.nx/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
@@ -29,7 +42,7 @@ export default [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:test-tooling'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:test-tooling', onlyDependOnLibsWithTags: ['type:lib', 'type:test-tooling'] },
-            { sourceTag: 'scope:browser', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:browser', onlyDependOnLibsWithTags: ['scope:shared', 'scope:browser'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:shared'] },
           ],
@@ -50,7 +63,7 @@ export default [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:test-tooling'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:test-tooling'] },
             { sourceTag: 'type:test-tooling', onlyDependOnLibsWithTags: ['type:lib', 'type:test-tooling'] },
-            { sourceTag: 'scope:browser', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:browser', onlyDependOnLibsWithTags: ['scope:shared', 'scope:browser'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:shared'] },
           ],

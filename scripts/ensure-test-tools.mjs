@@ -1,14 +1,17 @@
 // Installs the system tools the test suites need, once, before Nx runs projects in parallel
 // (two projects installing at the same moment would fight over apt's lock).
 // - dockerd + busybox: libs/sandbox and apps/api start private Docker engines of their own.
+// - chromium: the console's Playwright tests drive Debian's Chromium (/usr/bin/chromium); Playwright's
+//   own browser download is never used.
 // On a machine without them: installed with apt-get when we are root, else a message saying how.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 const needed = [
-  { command: 'dockerd', debianPackage: 'docker.io' },
-  { command: 'busybox', debianPackage: 'busybox-static' },
+  { command: 'dockerd', debianPackage: 'docker.io', neededBy: 'the sandbox tests' },
+  { command: 'busybox', debianPackage: 'busybox-static', neededBy: 'the sandbox tests' },
+  { command: 'chromium', debianPackage: 'chromium', neededBy: "the console's end-to-end tests" },
 ];
 
 function onPath(command) {
@@ -27,15 +30,12 @@ const missing = needed.filter((tool) => !onPath(tool.command));
 if (missing.length > 0) {
   const packages = missing.map((tool) => tool.debianPackage);
   const fix = `apt-get update && apt-get install -y --no-install-recommends ${packages.join(' ')}`;
-  const names = missing.map((tool) => tool.command).join(', ');
+  const names = missing.map((tool) => `${tool.command} (${tool.neededBy})`).join(', ');
   if (process.getuid?.() !== 0 || !onPath('apt-get')) {
-    console.error(
-      `[ensure-test-tools] ${names} missing, needed by the sandbox tests (a private Docker engine). ` +
-        `Install as root: ${fix}`,
-    );
+    console.error(`[ensure-test-tools] missing: ${names}. Install as root: ${fix}`);
     process.exit(1);
   }
-  console.log(`[ensure-test-tools] ${names} missing: installing ${packages.join(' ')} with apt-get`);
+  console.log(`[ensure-test-tools] missing: ${names}; installing ${packages.join(' ')} with apt-get`);
   const environment = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
     const run = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: environment });

@@ -1,5 +1,6 @@
 /**
- * `npm start`: the AgentDesk API on the zero-setup SQLite database (data/agentdesk.db).
+ * `npm start`: the AgentDesk API on the zero-setup SQLite database (data/agentdesk.db), and the admin
+ * console (apps/console, a production build served by `next start`) on the next port.
  *
  * With no provider key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
  * GOOGLE_API_KEY), model calls go to the local provider emulator, started here and announced as
@@ -8,6 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { startProviderEmulator } from '@agentdesk/provider-emulator';
+import { startConsole } from './console-server';
 import { prepareSandboxForStart } from './sandbox-banner';
 
 const providerKeyVariables = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
@@ -41,6 +43,11 @@ async function main(): Promise<void> {
     tsconfig: fileURLToPath(new URL('../apps/api/tsconfig.json', import.meta.url)),
   })) as { startApi: () => Promise<{ url: string; generatedAdminKey: string | undefined }> };
   const { url, generatedAdminKey } = await startApi();
+  const consoleUrl = await startConsole({
+    apiUrl: url,
+    host: process.env.HOST ?? '127.0.0.1',
+    port: consolePort(),
+  });
   const key = generatedAdminKey ?? '$AGENTDESK_ADMIN_KEY';
   console.log(
     [
@@ -56,8 +63,22 @@ async function main(): Promise<void> {
       '',
       sandboxBanner,
       '',
+      `AgentDesk console: ${consoleUrl}  — sign in with ${generatedAdminKey ? 'the admin key above' : 'an admin or viewer key (a new one: npm run admin-key)'}`,
+      '',
     ].join('\n'),
   );
+}
+
+/** `CONSOLE_PORT`, else the port after the API's. */
+function consolePort(): number {
+  const configured = process.env.CONSOLE_PORT;
+  if (configured === undefined || configured === '') return Number(process.env.PORT ?? '3000') + 1;
+  const port = Number(configured);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    console.error(`CONSOLE_PORT must be a port number (1–65535), got "${configured}"`);
+    process.exit(2);
+  }
+  return port;
 }
 
 main().catch((error: unknown) => {

@@ -14,7 +14,7 @@ import {
   sessionJsonSchema,
   type MessageJson,
   type SessionJson,
-} from '../sessions/session-json';
+} from '@agentdesk/api-contract';
 import type { Page } from '@agentdesk/storage';
 import { adminListSessionsAuditedQuery, adminReadSessionQuery } from './admin-inputs';
 import { AdminSessionsService, type SessionWithMessages } from './admin-sessions.service';

@@ -4,7 +4,8 @@ import { auditActions } from '../audit/audit-actions';
 import { listingFilter } from '../audit/audit-context';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
-import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from '../sessions/session-json';
+import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
+import { toMessageJson, toSessionJson } from '../sessions/session-json';
 import type { Page, Repositories } from '@agentdesk/storage';
 import type { adminListSessionsAuditedQuery, adminReadSessionQuery } from './admin-inputs';
 

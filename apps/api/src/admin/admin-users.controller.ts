@@ -9,10 +9,10 @@ import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '../sessions/session-json';
+import { pageJsonSchema, userJsonSchema, type UserJson } from '@agentdesk/api-contract';
 import type { Page, Repositories } from '@agentdesk/storage';
 import { adminListUsersQuery } from './admin-inputs';
-import { toUserJson, userJsonSchema, type UserJson } from './user-json';
+import { toUserJson } from './user-json';
 
 /** Every user (AgentDesk's own and portals' end users), for admins and viewers. Listing is audited. */
 @ApiTags('admin')

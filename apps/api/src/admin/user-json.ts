@@ -1,15 +1,5 @@
-import { z } from 'zod';
+import type { UserJson } from '@agentdesk/api-contract';
 import type { User } from '@agentdesk/storage';
-
-/** A user as the admin API returns it. */
-export const userJsonSchema = z.object({
-  id: z.string(),
-  portalId: z.string().nullable(),
-  externalId: z.string(),
-  displayName: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type UserJson = z.infer<typeof userJsonSchema>;
 
 export function toUserJson(user: User): UserJson {
   return {

@@ -1,5 +1,6 @@
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import { toMessageJson, type MessageJson } from '../sessions/session-json';
+import type { MessageJson } from '@agentdesk/api-contract';
+import { toMessageJson } from '../sessions/session-json';
 import type { TurnResult } from './turn/agent-turn-runner';
 import type { TurnError } from './turn/turn-events';
 

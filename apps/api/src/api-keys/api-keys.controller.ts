@@ -8,7 +8,7 @@ import type { AuditContext } from '../audit/cross-user-audit';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '../sessions/session-json';
+import { pageJsonSchema } from '@agentdesk/api-contract';
 import type { Page } from '@agentdesk/storage';
 import { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
 import {

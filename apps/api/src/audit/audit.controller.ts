@@ -5,7 +5,7 @@ import { RequireScope } from '../auth/route-policy';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '../sessions/session-json';
+import { pageJsonSchema } from '@agentdesk/api-contract';
 import type { Page, Repositories } from '@agentdesk/storage';
 import { auditActions } from './audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from './audit-context';

@@ -6,7 +6,7 @@ import { CurrentPrincipal } from '../auth/request-principal';
 import { RequireScope } from '../auth/route-policy';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
-import { identityJsonSchema, type IdentityJson } from './identity-json';
+import { identityJsonSchema, type IdentityJson } from '@agentdesk/api-contract';
 import { IdentityService } from './identity.service';
 
 // No parameters: a stray one is refused rather than silently ignored.

@@ -4,7 +4,7 @@ import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from '../errors/api-error';
 import type { ApiKey, Repositories, User } from '@agentdesk/storage';
-import type { IdentityJson } from './identity-json';
+import type { IdentityJson } from '@agentdesk/api-contract';
 
 /** Describes the calling principal from its stored key and user. */
 @Injectable()

@@ -11,7 +11,7 @@ import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '../sessions/session-json';
+import { pageJsonSchema } from '@agentdesk/api-contract';
 import type { Page } from '@agentdesk/storage';
 import { createRunBody, listRunsQuery, readRunQuery, type CreateRunBody } from './lab-inputs';
 import { runJsonSchema, runSummaryJsonSchema, type RunJson, type RunSummaryJson } from './run-json';

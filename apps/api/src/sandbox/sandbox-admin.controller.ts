@@ -10,7 +10,7 @@ import { RequireScope } from '../auth/route-policy';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '../sessions/session-json';
+import { pageJsonSchema } from '@agentdesk/api-contract';
 import { streamBuildLog } from './build-event-stream';
 import { SandboxAdminService } from './sandbox-admin.service';
 import {

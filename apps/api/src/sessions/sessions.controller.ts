@@ -21,7 +21,7 @@ import {
   sessionJsonSchema,
   type MessageJson,
   type SessionJson,
-} from './session-json';
+} from '@agentdesk/api-contract';
 import { SessionsService, type OwnDataCaller } from './sessions.service';
 
 /** The effective user's own sessions. */

@@ -13,7 +13,8 @@ import type {
   listSessionsQuery,
   updateSessionBody,
 } from './session-inputs';
-import { toMessageJson, toSessionJson, type MessageJson, type SessionJson } from './session-json';
+import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
+import { toMessageJson, toSessionJson } from './session-json';
 
 /** Who is asking: the principal and the end user it names (portals only). */
 export interface OwnDataCaller {

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageJson, SessionJson } from '../../src/sessions/session-json';
+import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { createRepositories, migrateToLatest, openDatabase } from '@agentdesk/storage';
 import { createLocalUser, issueUserKey } from '../support/fixtures';
 import { emulatorEnvironment } from '../support/provider-emulator';

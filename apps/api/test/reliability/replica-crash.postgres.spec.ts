@@ -3,7 +3,7 @@ import { createRepositories } from '@agentdesk/storage';
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { leaseSweepIntervalMs } from '../../src/agent/turn/turn-settings';
-import type { MessageJson, SessionJson } from '../../src/sessions/session-json';
+import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { createLocalUser, issueUserKey } from '../support/fixtures';
 import { createOwnPostgresDatabase, type OwnPostgresDatabase } from '../support/postgres-database-per-test';
 import { emulatorEnvironment } from '../support/provider-emulator';

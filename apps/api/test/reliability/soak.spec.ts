@@ -1,6 +1,6 @@
 import type { ProviderName } from '@agentdesk/provider-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessageJson } from '../../src/sessions/session-json';
+import type { MessageJson } from '@agentdesk/api-contract';
 import { startReliabilityApi, type ReliabilityApi, type TurnResponse } from './support/reliability-api';
 import {
   largeResultId,

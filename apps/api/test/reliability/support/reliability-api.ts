@@ -1,5 +1,5 @@
 import type { ScriptedReply } from '@agentdesk/provider-emulator';
-import type { MessageJson } from '../../../src/sessions/session-json';
+import type { MessageJson } from '@agentdesk/api-contract';
 import type { User } from '@agentdesk/storage';
 import { createLocalUser, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';

@@ -1,6 +1,6 @@
 import type { ProviderName, RecordedRequest } from '@agentdesk/provider-emulator';
 import { expect } from 'vitest';
-import type { MessageJson } from '../../../src/sessions/session-json';
+import type { MessageJson } from '@agentdesk/api-contract';
 import type { ReliabilityApi, TurnMode, TurnResponse } from './reliability-api';
 
 /** The emulator model names of the three providers. */

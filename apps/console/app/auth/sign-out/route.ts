@@ -1,0 +1,4 @@
+import { handleSignOut } from '../../../features/auth';
+
+export const dynamic = 'force-dynamic';
+export const POST = handleSignOut;

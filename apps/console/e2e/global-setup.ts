@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startProcess, stopProcess, waitForHttp, type Started } from './support/processes';
+import { seed } from './support/seed';
+
+const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = (name: string) => join(workspaceRoot, 'node_modules/.bin', name);
+
+/** An admin key in the API's own layout (`adk_<32 hex>_<43 base64url>`), ensured by the API at start. */
+function newAdminKey(): string {
+  return `adk_${randomBytes(16).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * The real stack for the browser tests: the provider emulator, the API on a temporary SQLite file
+ * (no Docker sandbox), seeded over HTTP, and the console's production build under `next start`.
+ * What the tests need travels in environment variables (Playwright's workers inherit them).
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const directory = mkdtempSync(join(tmpdir(), 'agentdesk-console-e2e-'));
+  const started: Started[] = [];
+  const teardown = async () => {
+    for (const process of started.reverse()) stopProcess(process);
+    rmSync(directory, { recursive: true, force: true });
+  };
+  try {
+    const [emulatorPort, apiPort, consolePort] = [await freePort(), await freePort(), await freePort()];
+    const quietEnvironment = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
+
+    const emulator = startProcess(
+      'provider emulator',
+      bin('tsx'),
+      ['libs/provider-emulator/src/cli.ts', '--port', String(emulatorPort)],
+      {
+        cwd: workspaceRoot,
+        env: quietEnvironment,
+      },
+    );
+    started.push(emulator);
+    const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
+
+    const adminKey = newAdminKey();
+    const api = startProcess('API', bin('tsx'), ['apps/api/src/main.ts'], {
+      cwd: workspaceRoot,
+      env: {
+        ...quietEnvironment,
+        HOST: '127.0.0.1',
+        PORT: String(apiPort),
+        DATABASE_URL: `sqlite:${join(directory, 'agentdesk.db')}`,
+        AGENTDESK_ADMIN_KEY: adminKey,
+        AGENTDESK_SANDBOX_ENABLED: 'false',
+        AGENTDESK_DEFAULT_MODEL: 'gpt-test',
+        OPENAI_API_KEY: 'sk-emulator',
+        OPENAI_BASE_URL: `${emulatorUrl}/v1`,
+        ANTHROPIC_API_KEY: 'sk-ant-emulator',
+        ANTHROPIC_BASE_URL: emulatorUrl,
+        GEMINI_API_KEY: 'gemini-emulator',
+        GEMINI_BASE_URL: emulatorUrl,
+      },
+    });
+    started.push(api);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+
+    await waitForHttp(`${emulatorUrl}/_emulator/health`, emulator);
+    await waitForHttp(`${apiUrl}/readyz`, api);
+    const seeded = await seed(apiUrl, emulatorUrl, adminKey);
+
+    const consoleServer = startProcess(
+      'console',
+      bin('next'),
+      ['start', 'apps/console', '--hostname', '127.0.0.1', '--port', String(consolePort)],
+      {
+        cwd: workspaceRoot,
+        env: { ...quietEnvironment, AGENTDESK_API_URL: apiUrl },
+      },
+    );
+    started.push(consoleServer);
+    const consoleUrl = `http://127.0.0.1:${consolePort}`;
+    await waitForHttp(`${consoleUrl}/sign-in`, consoleServer);
+
+    Object.assign(process.env, {
+      E2E_CONSOLE_URL: consoleUrl,
+      E2E_API_URL: apiUrl,
+      E2E_ADMIN_KEY: adminKey,
+      E2E_SEEDED: JSON.stringify(seeded),
+    });
+    return teardown;
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  ApiRequestError,
+  ApiUnavailableError,
+  apiBaseUrl,
+  getFromApi,
+  type QueryValues,
+} from './server/api-client';

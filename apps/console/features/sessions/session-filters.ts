@@ -1,0 +1,97 @@
+/**
+ * The sessions page's filters as they sit in its URL (so a filtered list can be bookmarked and
+ * shared), and their translation to the query of `GET /v1/admin/sessions`. The API validates them
+ * again and names any field it refuses.
+ */
+export interface SessionFilters {
+  /** The owner's user id. */
+  user?: string;
+  status?: 'open' | 'closed';
+  /** Text the label contains. */
+  label?: string;
+  /** First day included, `YYYY-MM-DD` (UTC). */
+  from?: string;
+  /** Last day included, `YYYY-MM-DD` (UTC). */
+  to?: string;
+  /** The API's `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface ParsedFilters {
+  filters: SessionFilters;
+  /** Values that cannot be sent, each naming its field and what to fix. */
+  problems: string[];
+}
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+function single(params: SearchParams, name: string): string | undefined {
+  const value = params[name];
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  return text === undefined || text === '' ? undefined : text;
+}
+
+function isRealDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+}
+
+export function parseSessionFilters(params: SearchParams): ParsedFilters {
+  const filters: SessionFilters = {};
+  const problems: string[] = [];
+  const user = single(params, 'user');
+  if (user !== undefined) filters.user = user;
+  const label = single(params, 'label');
+  if (label !== undefined) filters.label = label;
+  const cursor = single(params, 'cursor');
+  if (cursor !== undefined) filters.cursor = cursor;
+  const status = single(params, 'status');
+  if (status === 'open' || status === 'closed') filters.status = status;
+  else if (status !== undefined) problems.push(`Status must be open or closed, not “${status}”.`);
+  for (const [name, title] of [
+    ['from', 'Created from'],
+    ['to', 'Created to'],
+  ] as const) {
+    const day = single(params, name);
+    if (day === undefined) continue;
+    if (dayPattern.test(day) && isRealDay(day)) filters[name] = day;
+    else problems.push(`${title} must be a date like 2026-01-31, not “${day}”.`);
+  }
+  return { filters, problems };
+}
+
+function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString();
+}
+
+/** The admin listing's query: `to` is inclusive for people, so it becomes "before the next day". */
+export function toAdminListQuery(
+  filters: SessionFilters,
+  pageSize: number,
+): Record<string, string | undefined> {
+  return {
+    userId: filters.user,
+    status: filters.status,
+    label: filters.label,
+    createdFrom: filters.from === undefined ? undefined : `${filters.from}T00:00:00.000Z`,
+    createdBefore: filters.to === undefined ? undefined : nextDay(filters.to),
+    cursor: filters.cursor,
+    limit: String(pageSize),
+  };
+}
+
+/** This page's URL with some filters changed (`undefined` removes one). */
+export function sessionsHref(filters: SessionFilters, changes: Partial<SessionFilters> = {}): string {
+  const merged = { ...filters, ...changes };
+  const query = new URLSearchParams();
+  for (const name of ['user', 'status', 'label', 'from', 'to', 'cursor'] as const) {
+    const value = merged[name];
+    if (value !== undefined) query.set(name, value);
+  }
+  const text = query.toString();
+  return text === '' ? '/sessions' : `/sessions?${text}`;
+}

@@ -1,0 +1,3 @@
+export { ApiProblem } from './components/api-problem';
+export { ConsoleShell } from './components/console-shell';
+export { navigationFor, type NavigationItem } from './navigation';

@@ -1,0 +1,18 @@
+import { can, type Principal, type Scope } from '@agentdesk/authz';
+
+export interface NavigationItem {
+  href: string;
+  label: string;
+  /** The scope the page needs: the item is shown only when `can()` grants it. */
+  scope: Scope;
+}
+
+/** Every page of the console and the scope it needs (the pages of later phases join this list). */
+const pages: readonly NavigationItem[] = [
+  { href: '/sessions', label: 'Sessions', scope: 'sessions:read-any' },
+];
+
+/** The pages this person may open, from the same role → scopes table the API's guard reads. */
+export function navigationFor(principal: Principal): NavigationItem[] {
+  return pages.filter((page) => can(principal, page.scope));
+}

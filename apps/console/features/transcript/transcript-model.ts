@@ -1,0 +1,202 @@
+import {
+  compressionEventJsonSchema,
+  messageErrorJsonSchema,
+  textPartJsonSchema,
+  toolCallJsonSchema,
+  type CompressionEventJson,
+  type MessageErrorJson,
+  type MessageJson,
+  type TokenUsageJson,
+  type ToolCallJson,
+} from '@agentdesk/api-contract';
+
+/** A tool call and the tool message that answered it (none yet, or none ever when the turn failed). */
+export interface ToolExchange {
+  call: ToolCallJson;
+  result: MessageJson | undefined;
+  resultText: string | undefined;
+  resultIsError: boolean;
+}
+
+/** One message as the transcript shows it, with the parts read through the shared contract. */
+export interface TranscriptMessage {
+  message: MessageJson;
+  text: string;
+  /** Parts that are not text (or not readable): shown as raw JSON, never dropped. */
+  otherParts: unknown[];
+  toolExchanges: ToolExchange[];
+  /** Tool calls the contract cannot read: shown as raw JSON. */
+  unreadableToolCalls: unknown[];
+  compressionEvents: CompressionEventJson[];
+  unreadableCompressionEvents: unknown[];
+  error: MessageErrorJson | undefined;
+}
+
+/** A user's message and everything the agent did to answer it. */
+export interface Turn {
+  /** 1-based; 0 holds anything recorded before the first user message. */
+  number: number;
+  messages: TranscriptMessage[];
+  usage: TokenUsageJson;
+  modelCalls: number;
+  failed: boolean;
+  running: boolean;
+  /** From the user's message to the last finished message, when known. */
+  durationMs: number | undefined;
+}
+
+export interface TranscriptTotals {
+  turns: number;
+  failedTurns: number;
+  modelCalls: number;
+  toolCalls: number;
+  compressions: number;
+  usage: TokenUsageJson;
+}
+
+const zeroUsage = (): TokenUsageJson => ({ input: 0, output: 0, thinking: 0, cached: 0 });
+
+function addUsage(total: TokenUsageJson, usage: TokenUsageJson | null): void {
+  if (usage === null) return;
+  total.input += usage.input;
+  total.output += usage.output;
+  total.thinking += usage.thinking;
+  total.cached += usage.cached;
+}
+
+function readText(message: MessageJson): { text: string; otherParts: unknown[] } {
+  const texts: string[] = [];
+  const otherParts: unknown[] = [];
+  for (const part of message.contentParts) {
+    const text = textPartJsonSchema.safeParse(part);
+    if (text.success) texts.push(text.data.text);
+    else otherParts.push(part);
+  }
+  return { text: texts.join('\n'), otherParts };
+}
+
+function readEach<Item>(
+  values: readonly unknown[] | null,
+  schema: { safeParse(value: unknown): { success: true; data: Item } | { success: false } },
+) {
+  const read: Item[] = [];
+  const unreadable: unknown[] = [];
+  for (const value of values ?? []) {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) read.push(parsed.data);
+    else unreadable.push(value);
+  }
+  return { read, unreadable };
+}
+
+/** Tool messages by the id of the call they answer (a call answered twice keeps the first answer). */
+function toolResultsByCallId(messages: readonly MessageJson[]): Map<string, MessageJson> {
+  const results = new Map<string, MessageJson>();
+  for (const message of messages)
+    if (message.role === 'tool' && message.toolCallId !== null && !results.has(message.toolCallId))
+      results.set(message.toolCallId, message);
+  return results;
+}
+
+function toTranscriptMessage(message: MessageJson, results: Map<string, MessageJson>): TranscriptMessage {
+  const { text, otherParts } = readText(message);
+  const calls = readEach(message.toolCalls, toolCallJsonSchema);
+  const events = readEach(message.compressionEvents, compressionEventJsonSchema);
+  const error = message.error === null ? undefined : messageErrorJsonSchema.safeParse(message.error);
+  return {
+    message,
+    text,
+    otherParts,
+    toolExchanges: calls.read.map((call) => {
+      const result = results.get(call.id);
+      return {
+        call,
+        result,
+        resultText: result === undefined ? undefined : readText(result).text,
+        resultIsError: result !== undefined && (result.error !== null || result.status === 'failed'),
+      };
+    }),
+    unreadableToolCalls: calls.unreadable,
+    compressionEvents: events.read,
+    unreadableCompressionEvents: events.unreadable,
+    error:
+      error === undefined
+        ? undefined
+        : error.success
+          ? error.data
+          : { code: 'unknown', message: JSON.stringify(message.error) },
+  };
+}
+
+/**
+ * Groups a transcript (in `seq` order) into turns: each starts at a user message. Tool messages
+ * answered a call are shown inside that call's card, not again on their own; a tool message whose
+ * call is unknown stays in the transcript as a message.
+ */
+export function buildTurns(messages: readonly MessageJson[]): Turn[] {
+  const ordered = [...messages].sort((left, right) => left.seq - right.seq);
+  const results = toolResultsByCallId(ordered);
+  const answeredCallIds = new Set<string>();
+  for (const message of ordered)
+    for (const call of readEach(message.toolCalls, toolCallJsonSchema).read)
+      if (results.has(call.id)) answeredCallIds.add(call.id);
+
+  const turns: Turn[] = [];
+  let current: Turn | undefined;
+  for (const message of ordered) {
+    if (message.role === 'user' || current === undefined) {
+      current = {
+        number: message.role === 'user' ? turns.filter((turn) => turn.number > 0).length + 1 : 0,
+        messages: [],
+        usage: zeroUsage(),
+        modelCalls: 0,
+        failed: false,
+        running: false,
+        durationMs: undefined,
+      };
+      turns.push(current);
+    }
+    if (message.role === 'tool' && message.toolCallId !== null && answeredCallIds.has(message.toolCallId))
+      continue;
+    current.messages.push(toTranscriptMessage(message, results));
+    if (message.role === 'assistant') {
+      current.modelCalls += 1;
+      addUsage(current.usage, message.usage);
+    }
+    if (message.status === 'failed' && message.role !== 'tool') current.failed = true;
+    if (message.status === 'pending') current.running = true;
+  }
+  for (const turn of turns) turn.durationMs = durationOf(turn);
+  return turns;
+}
+
+function durationOf(turn: Turn): number | undefined {
+  const first = turn.messages[0]?.message;
+  const finishedTimes = turn.messages
+    .map((entry) => entry.message.finishedAt)
+    .filter((time): time is string => time !== null)
+    .map((time) => Date.parse(time));
+  if (first === undefined || finishedTimes.length === 0 || turn.running) return undefined;
+  return Math.max(...finishedTimes) - Date.parse(first.startedAt);
+}
+
+export function transcriptTotals(turns: readonly Turn[]): TranscriptTotals {
+  const usage = zeroUsage();
+  let toolCalls = 0;
+  let compressions = 0;
+  for (const turn of turns) {
+    addUsage(usage, turn.usage);
+    for (const entry of turn.messages) {
+      toolCalls += entry.toolExchanges.length + entry.unreadableToolCalls.length;
+      compressions += entry.compressionEvents.length + entry.unreadableCompressionEvents.length;
+    }
+  }
+  return {
+    turns: turns.filter((turn) => turn.number > 0).length,
+    failedTurns: turns.filter((turn) => turn.failed).length,
+    modelCalls: turns.reduce((sum, turn) => sum + turn.modelCalls, 0),
+    toolCalls,
+    compressions,
+    usage,
+  };
+}
