@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { flagVariable, wholeNumberVariable } from './environment-values';
 import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../auth/api-key-format';
 import { parseDatabaseUrl } from '@agentdesk/storage';
 import {
@@ -96,25 +97,9 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 const integer = (minimum: number, maximum: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(minimum, { error: `must be at least ${minimum}` })
-        .max(maximum, { error: `must be at most ${maximum}` }),
-    )
-    .optional()
-    .transform((value) => value ?? fallback);
+  wholeNumberVariable(minimum, maximum).transform((value) => value ?? fallback);
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' })
-  .optional()
-  .transform((value) => value === 'true' || value === '1');
+const booleanFlag = flagVariable.transform((value) => value ?? false);
 
 const environmentSchema = z.object({
   DATABASE_URL: z

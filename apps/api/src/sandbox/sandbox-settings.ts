@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { sandboxConfigSchema, type SandboxConfig } from '@agentdesk/sandbox';
 import { z } from 'zod';
+import { flagVariable, wholeNumberVariable } from '../config/environment-values';
 
 /** How the API runs sandboxes; `config` is the lib's own validated config. */
 export interface SandboxSettings {
@@ -39,24 +40,8 @@ export const sandboxEnvironment = {
 
 type SandboxVariable = keyof typeof sandboxEnvironment;
 
-const wholeNumber = (minimum: number, maximum: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(minimum, { error: `must be at least ${minimum}` })
-        .max(maximum, { error: `must be at most ${maximum}` }),
-    )
-    .optional();
-
-const flag = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true, false, 1 or 0' })
-  .optional()
-  .transform((value) => (value === undefined ? undefined : value === 'true' || value === '1'));
+const wholeNumber = wholeNumberVariable;
+const flag = flagVariable;
 
 const imageReference = z
   .string()

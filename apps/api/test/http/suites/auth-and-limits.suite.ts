@@ -76,12 +76,13 @@ export function describeAuthAndLimits(engine: Engine): void {
 
       // More than one credential is refused before any key is checked, even when they are the same
       // key (the server never picks one), with a wording of its own that says nothing about the keys.
-      for (const headers of [
+      const ambiguous: Array<Record<string, string>> = [
         { authorization: `Bearer ${key}`, 'x-api-key': other },
         { authorization: `Bearer ${other}`, 'x-api-key': key },
         { authorization: `Bearer ${key}`, 'x-api-key': key },
         { 'x-api-key': `${key}, ${key}` },
-      ]) {
+      ];
+      for (const headers of ambiguous) {
         const response = await get(headers);
         expect(response.statusCode, JSON.stringify(headers)).toBe(401);
         expect(response.json<{ error: { code: string; message: string } }>().error).toMatchObject({
