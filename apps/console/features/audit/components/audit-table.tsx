@@ -2,8 +2,9 @@ import { formatDateTime } from '../../transcript';
 import { auditHref, type AuditFilters } from '../audit-filters';
 import type { AuditEntry } from '../server/list-audit';
 
+/** The tail of an id: UUIDv7 ids made close together share their (time) head, never their tail. */
 function shortId(id: string): string {
-  return `${id.slice(0, 8)}…`;
+  return `…${id.slice(-8)}`;
 }
 
 /** What a listing record showed: its filter and how many records it returned. */

@@ -37,7 +37,7 @@ export function KeysTable({ keys, canRevoke }: { keys: readonly ApiKeyJson[]; ca
                     href={`/sessions?user=${encodeURIComponent(key.ownerUserId)}`}
                     title={`Sessions of ${key.ownerUserId}`}
                   >
-                    {key.ownerUserId.slice(0, 8)}…
+                    …{key.ownerUserId.slice(-8)}
                   </a>
                 )}
               </td>

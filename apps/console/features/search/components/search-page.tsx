@@ -66,7 +66,7 @@ export async function SearchPage({ searchParams }: { searchParams: SearchParams 
                   </a>
                   <p className="muted">
                     {hit.role} message #{hit.seq} · user{' '}
-                    <span className="mono">{hit.ownerUserId.slice(0, 8)}…</span> ·{' '}
+                    <span className="mono">…{hit.ownerUserId.slice(-8)}</span> ·{' '}
                     <time dateTime={hit.createdAt}>{formatDateTime(hit.createdAt)}</time>
                   </p>
                 </li>
