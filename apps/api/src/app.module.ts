@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
+import { SearchModule } from './search/search.module';
 import { AgentModule } from './agent/agent.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
@@ -37,6 +38,7 @@ export class AppModule {
         OpenApiModule,
         RoutesModule,
         SandboxModule,
+        SearchModule,
         ...extraModules,
       ],
     };

@@ -1,3 +1,12 @@
+export {
+  apiKeyJsonSchema,
+  apiKeyRoles,
+  createdApiKeyJsonSchema,
+  type ApiKeyJson,
+  type ApiKeyRole,
+  type CreatedApiKeyJson,
+} from './api-keys';
+export { auditEntryJsonSchema } from './audit';
 export { ApiErrorCode, errorBodySchema, type ErrorBody } from './errors';
 export { identityJsonSchema, type IdentityJson } from './identity';
 export { pageJsonSchema, type PageJson } from './pages';
@@ -24,3 +33,4 @@ export {
 } from './transcript-parts';
 export { tokenUsageJsonSchema, type TokenUsageJson } from './usage';
 export { userJsonSchema, type UserJson } from './users';
+export { MAX_SEARCH_QUERY_LENGTH, messageSearchHitJsonSchema, type MessageSearchHitJson } from './search';

@@ -51,6 +51,12 @@ export {
   type MessageOutcome,
   type NewMessage,
 } from './repositories/messages-repository';
+export {
+  MAX_SEARCH_TERMS,
+  MessageSearchRepository,
+  searchTermsOf,
+  type MessageSearchHit,
+} from './repositories/message-search-repository';
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export { AuditRepository, type AuditListFilter, type NewAuditEntry } from './repositories/audit-repository';
 export {

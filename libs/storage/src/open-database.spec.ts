@@ -54,6 +54,7 @@ describe('openDatabase on SQLite', () => {
         '0003-idempotency-fingerprints',
         '0004-audit-client-request-id',
         '0005-sandbox-builds',
+        '0006-message-search',
       ]);
     } finally {
       await database.destroy();
@@ -70,6 +71,7 @@ describe('openDatabase on SQLite', () => {
         '0003-idempotency-fingerprints',
         '0004-audit-client-request-id',
         '0005-sandbox-builds',
+        '0006-message-search',
       ]);
     } finally {
       await database.destroy();

@@ -87,6 +87,21 @@ export function decodeTimeCursor(cursor: string | null | undefined): TimeKey | n
   return { createdAt: value[1] as number, id: value[2] };
 }
 
+/** Encodes a position in an index ordered by an integer row number (SQLite's search index). */
+export function encodeRowCursor(row: number): string {
+  return encode(['r', row]);
+}
+
+/** Decodes a row-number cursor, or null for the first page; throws `InvalidCursor` on garbage. */
+export function decodeRowCursor(cursor: string | null | undefined): number | null {
+  if (cursor === null || cursor === undefined) return null;
+  const value = decode(cursor);
+  if (!Array.isArray(value) || value.length !== 2 || value[0] !== 'r' || !Number.isSafeInteger(value[1])) {
+    throw invalidCursor();
+  }
+  return value[1] as number;
+}
+
 /** Encodes a message sequence number cursor. */
 export function encodeSequenceCursor(sequence: number): string {
   return encode(['s', sequence]);

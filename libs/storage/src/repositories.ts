@@ -2,6 +2,7 @@ import { systemClock, type Clock } from './clock';
 import type { AppDatabase } from './open-database';
 import { ApiKeysRepository } from './repositories/api-keys-repository';
 import { AuditRepository } from './repositories/audit-repository';
+import { MessageSearchRepository } from './repositories/message-search-repository';
 import { MessagesRepository } from './repositories/messages-repository';
 import { SandboxBuildsRepository } from './repositories/sandbox-builds-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
@@ -16,6 +17,7 @@ export interface Repositories {
   readonly apiKeys: ApiKeysRepository;
   readonly sessions: SessionsRepository;
   readonly messages: MessagesRepository;
+  readonly messageSearch: MessageSearchRepository;
   readonly toolResults: ToolResultsRepository;
   readonly audit: AuditRepository;
   readonly turns: TurnsRepository;
@@ -34,6 +36,7 @@ export function createRepositories(
     apiKeys: new ApiKeysRepository(context),
     sessions: new SessionsRepository(context),
     messages: new MessagesRepository(context),
+    messageSearch: new MessageSearchRepository(context),
     toolResults: new ToolResultsRepository(context),
     audit: new AuditRepository(context),
     turns: new TurnsRepository(context),

@@ -1,24 +1,12 @@
-import { z } from 'zod';
 import type { ApiKey } from '@agentdesk/storage';
+import type { ApiKeyJson } from '@agentdesk/api-contract';
 
-/** An API key's metadata; the secret and its hash are never returned. */
-export const apiKeyJsonSchema = z.object({
-  id: z.string(),
-  prefix: z.string(),
-  role: z.enum(['user', 'portal', 'viewer', 'admin']),
-  label: z.string(),
-  ownerUserId: z.string().nullable(),
-  portalId: z.string().nullable(),
-  trustClientUserId: z.boolean(),
-  createdAt: z.string(),
-  revokedAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-});
-export type ApiKeyJson = z.infer<typeof apiKeyJsonSchema>;
-
-/** The answer to a key creation: the only time the full key is shown. */
-export const createdApiKeyJsonSchema = z.object({ apiKey: apiKeyJsonSchema, key: z.string() });
-export type CreatedApiKeyJson = z.infer<typeof createdApiKeyJsonSchema>;
+export {
+  apiKeyJsonSchema,
+  createdApiKeyJsonSchema,
+  type ApiKeyJson,
+  type CreatedApiKeyJson,
+} from '@agentdesk/api-contract';
 
 export function toApiKeyJson(key: ApiKey): ApiKeyJson {
   return {

@@ -8,6 +8,8 @@ export const auditActions = {
   sessionsList: 'admin.sessions.list',
   /** An admin or viewer listed users (details: filter and count). */
   usersList: 'admin.users.list',
+  /** An admin or viewer searched every user's message text (details: the words and the count). */
+  messagesSearch: 'admin.messages.search',
   /** An admin listed API keys, whose labels and owners name users (details: filter and count). */
   apiKeysList: 'admin.api-keys.list',
   /** An admin read the audit log, which names users and the reasons their data was read. */

@@ -3,5 +3,6 @@ export {
   ApiUnavailableError,
   apiBaseUrl,
   getFromApi,
+  sendToApi,
   type QueryValues,
 } from './server/api-client';

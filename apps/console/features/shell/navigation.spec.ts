@@ -2,9 +2,18 @@ import { userPrincipal } from '@agentdesk/authz';
 import { describe, expect, it } from 'vitest';
 import { navigationFor } from './navigation';
 
+const hrefsOf = (role: 'admin' | 'viewer' | 'user') =>
+  navigationFor(userPrincipal({ id: 'u', role })).map((item) => item.href);
+
 describe('the console’s pages follow the caller’s scopes', () => {
-  it.each(['admin', 'viewer'] as const)('a %s sees the sessions', (role) => {
-    expect(navigationFor(userPrincipal({ id: 'u', role })).map((item) => item.href)).toEqual(['/sessions']);
+  it.each(['admin', 'viewer'] as const)('a %s sees the sessions and the search', (role) => {
+    expect(hrefsOf(role)).toEqual(expect.arrayContaining(['/sessions', '/search']));
+  });
+
+  it('an admin sees keys and audit; a viewer (no api-keys:read, no audit:read) sees neither', () => {
+    expect(hrefsOf('admin')).toEqual(expect.arrayContaining(['/keys', '/audit']));
+    expect(hrefsOf('viewer')).not.toContain('/keys');
+    expect(hrefsOf('viewer')).not.toContain('/audit');
   });
 
   it('a plain user sees no page', () => {

@@ -10,6 +10,9 @@ export interface NavigationItem {
 /** Every page of the console and the scope it needs (the pages of later phases join this list). */
 const pages: readonly NavigationItem[] = [
   { href: '/sessions', label: 'Sessions', scope: 'sessions:read-any' },
+  { href: '/search', label: 'Search', scope: 'messages:read-any' },
+  { href: '/keys', label: 'Keys', scope: 'api-keys:read' },
+  { href: '/audit', label: 'Audit', scope: 'audit:read' },
 ];
 
 /** The pages this person may open, from the same role → scopes table the API's guard reads. */

@@ -5,6 +5,7 @@ import { agentTurns } from './0002-agent-turns';
 import { idempotencyFingerprints } from './0003-idempotency-fingerprints';
 import { auditClientRequestId } from './0004-audit-client-request-id';
 import { sandboxBuilds } from './0005-sandbox-builds';
+import { messageSearch } from './0006-message-search';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -17,6 +18,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0003-idempotency-fingerprints': idempotencyFingerprints(),
     '0004-audit-client-request-id': auditClientRequestId(dialect),
     '0005-sandbox-builds': sandboxBuilds(dialect),
+    '0006-message-search': messageSearch(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

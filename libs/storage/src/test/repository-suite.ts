@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { describeApiKeysContract } from './api-keys-contract';
 import { describeAuditContract } from './audit-contract';
+import { describeMessageSearchContract } from './message-search-contract';
 import { describeMessagesContract } from './messages-contract';
 import { describeMigrationsContract } from './migrations-contract';
 import { describeOwnershipContract } from './ownership-contract';
@@ -23,6 +24,7 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeOwnershipContract(factory);
     describePaginationContract(factory);
     describeMessagesContract(factory);
+    describeMessageSearchContract(factory);
     describeToolResultsContract(factory);
     describeAuditContract(factory);
     describeTurnsContract(factory);

@@ -39,6 +39,8 @@ interface RouteExpectation {
    */
   readonly audit?: { readonly kind: 'session-read' | 'listing' | 'run-read'; readonly action: string };
   readonly body?: (unique: string) => unknown;
+  /** A query string the route requires (e.g. the words of a search), without the `?`. */
+  readonly query?: string;
   /** OpenAI-compatible routes answer errors in OpenAI's shape, so OpenAI clients can read them. */
   readonly errorShape?: 'agentdesk' | 'openai';
   /**
@@ -228,6 +230,15 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'collection',
     success: 200,
     audit: { kind: 'listing', action: 'admin.audit.list' },
+  },
+  'GET /v1/admin/search/messages': {
+    scope: 'messages:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    query: 'q=matrix',
+    audit: { kind: 'listing', action: 'admin.messages.search' },
   },
   'GET /v1/admin/sandbox/image': {
     scope: 'sandbox:read',
@@ -559,7 +570,9 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             if (body !== undefined) headers['content-type'] = 'application/json';
             const response = await test.api.app.inject({
               method: route.method as 'GET',
-              url: route.path.replace(':id', resource.id),
+              url:
+                route.path.replace(':id', resource.id) +
+                (expectation.query === undefined ? '' : `?${expectation.query}`),
               headers,
               ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
             });
@@ -611,7 +624,11 @@ export function describeAuthorizationMatrix(engine: Engine): void {
                 clientRequestId,
                 details:
                   audit.kind === 'listing'
-                    ? { filter: {}, count: response.json<{ items: unknown[] }>().items.length }
+                    ? {
+                        // The listing's filter is its query (paging parameters aside).
+                        filter: Object.fromEntries(new URLSearchParams(expectation.query ?? '')),
+                        count: response.json<{ items: unknown[] }>().items.length,
+                      }
                     : audit.kind === 'run-read'
                       ? { recordId: resource.id, ownerPrincipalId: caller.foreign(fixtures).id }
                       : null,

@@ -47,6 +47,41 @@ export async function getFromApi<Schema extends z.ZodType>(
   } catch (error) {
     throw new ApiUnavailableError(`The API at ${apiBaseUrl()} cannot be reached`, { cause: error });
   }
+  return readAnswer(response, path, schema);
+}
+
+/**
+ * A state-changing call (POST with a JSON body, or DELETE) with the caller's key, the answer
+ * validated like `getFromApi`'s. The caller's route handler has checked Origin and scope first.
+ */
+export async function sendToApi<Schema extends z.ZodType>(
+  apiKey: string,
+  request: { method: 'POST' | 'DELETE'; path: string; body?: unknown },
+  schema: Schema,
+): Promise<z.output<Schema>> {
+  let response: Response;
+  try {
+    response = await fetch(`${apiBaseUrl()}${request.path}`, {
+      method: request.method,
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        accept: 'application/json',
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      cache: 'no-store',
+    });
+  } catch (error) {
+    throw new ApiUnavailableError(`The API at ${apiBaseUrl()} cannot be reached`, { cause: error });
+  }
+  return readAnswer(response, request.path, schema);
+}
+
+async function readAnswer<Schema extends z.ZodType>(
+  response: Response,
+  path: string,
+  schema: Schema,
+): Promise<z.output<Schema>> {
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const refusal = errorBodySchema.safeParse(body);

@@ -1,0 +1,3 @@
+import { describeMessageSearch } from './suites/message-search.suite';
+
+describeMessageSearch('sqlite');

@@ -1,0 +1,4 @@
+import { handleCreateKey } from '../../../features/keys';
+
+export const dynamic = 'force-dynamic';
+export const POST = handleCreateKey;

@@ -1,0 +1,78 @@
+import { formatDateTime } from '../../transcript';
+import { auditHref, type AuditFilters } from '../audit-filters';
+import type { AuditEntry } from '../server/list-audit';
+
+/** The tail of an id: UUIDv7 ids made close together share their (time) head, never their tail. */
+function shortId(id: string): string {
+  return `…${id.slice(-8)}`;
+}
+
+/** What a listing record showed: its filter and how many records it returned. */
+function detailsText(details: AuditEntry['details']): string {
+  if (details === null) return '';
+  return JSON.stringify(details);
+}
+
+/** Audit records, newest first; ids link to the same log filtered by them. */
+export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[]; filters: AuditFilters }) {
+  if (entries.length === 0) return <p className="empty">No audit record matches these filters.</p>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">Audit records, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Action</th>
+            <th scope="col">Target user</th>
+            <th scope="col">Session</th>
+            <th scope="col">Reason</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((entry) => (
+            <tr key={entry.id}>
+              <td>
+                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+              </td>
+              <td className="mono">
+                <a
+                  href={auditHref(filters, { actor: entry.actorPrincipalId, cursor: undefined })}
+                  title={entry.actorPrincipalId}
+                >
+                  {shortId(entry.actorPrincipalId)}
+                </a>
+              </td>
+              <td className="mono">
+                <a href={auditHref(filters, { action: entry.action, cursor: undefined })}>{entry.action}</a>
+              </td>
+              <td className="mono">
+                {entry.targetUserId === null ? (
+                  '—'
+                ) : (
+                  <a
+                    href={auditHref(filters, { target: entry.targetUserId, cursor: undefined })}
+                    title={entry.targetUserId}
+                  >
+                    {shortId(entry.targetUserId)}
+                  </a>
+                )}
+              </td>
+              <td className="mono">
+                {entry.sessionId === null ? (
+                  '—'
+                ) : (
+                  <a href={`/sessions/${entry.sessionId}`}>{shortId(entry.sessionId)}</a>
+                )}
+              </td>
+              <td>{entry.reason ?? '—'}</td>
+              <td className="mono details-cell">{detailsText(entry.details)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

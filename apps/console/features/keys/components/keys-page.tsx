@@ -1,0 +1,92 @@
+import { can } from '@agentdesk/authz';
+import type { ApiKeyJson, PageJson } from '@agentdesk/api-contract';
+import { requireSignIn } from '../../auth';
+import { ApiProblem, ConsoleShell } from '../../shell';
+import { listApiKeys } from '../server/api-keys';
+import { CreateKeyForm } from './create-key-form';
+import { KeysTable } from './keys-table';
+
+type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
+
+function single(params: SearchParams, name: string): string | undefined {
+  const value = params[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function keysHref(changes: { cursor?: string; includeRevoked: boolean }): string {
+  const query = new URLSearchParams();
+  if (changes.includeRevoked) query.set('revoked', 'include');
+  if (changes.cursor !== undefined) query.set('cursor', changes.cursor);
+  const text = query.toString();
+  return text === '' ? '/keys' : `/keys?${text}`;
+}
+
+/** API keys: create (shown once), list, revoke. Needs `api-keys:read`; the controls need `api-keys:write`. */
+export async function KeysPage({ searchParams }: { searchParams: SearchParams }) {
+  const signedIn = await requireSignIn();
+  const mayRead = can(signedIn.principal, 'api-keys:read');
+  const mayWrite = can(signedIn.principal, 'api-keys:write');
+  const includeRevoked = single(searchParams, 'revoked') === 'include';
+  const cursor = single(searchParams, 'cursor');
+  let page: PageJson<ApiKeyJson> | undefined;
+  let failure: unknown;
+  if (mayRead) {
+    try {
+      page = await listApiKeys(signedIn.apiKey, {
+        includeRevoked,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+    } catch (error) {
+      failure = error;
+    }
+  }
+  const revoked = single(searchParams, 'revoked-label');
+  const problem = single(searchParams, 'problem');
+  return (
+    <ConsoleShell signedIn={signedIn} current="/keys">
+      <h1>Keys and users</h1>
+      {!mayRead ? (
+        <p className="notice">Your role ({signedIn.identity.role}) may not see API keys.</p>
+      ) : (
+        <>
+          <p className="muted">
+            Keys for users, portals, viewers and admins. Listing them is recorded in the audit log.
+          </p>
+          {revoked !== undefined && (
+            <p role="status" className="notice">
+              Revoked “{revoked}”.
+            </p>
+          )}
+          {problem !== undefined && (
+            <p role="alert" className="alert">
+              {problem}
+            </p>
+          )}
+          {mayWrite && <CreateKeyForm />}
+          <h2>Existing keys</h2>
+          <p>
+            {includeRevoked ? (
+              <a href={keysHref({ includeRevoked: false })}>Hide revoked keys</a>
+            ) : (
+              <a href={keysHref({ includeRevoked: true })}>Show revoked keys too</a>
+            )}
+          </p>
+          {failure !== undefined && <ApiProblem error={failure} />}
+          {page !== undefined && (
+            <>
+              <KeysTable keys={page.items} canRevoke={mayWrite} />
+              <nav aria-label="Pages of keys" className="pager">
+                {cursor !== undefined && <a href={keysHref({ includeRevoked })}>First page</a>}
+                {page.nextCursor !== null && (
+                  <a href={keysHref({ includeRevoked, cursor: page.nextCursor })} rel="next">
+                    Older keys
+                  </a>
+                )}
+              </nav>
+            </>
+          )}
+        </>
+      )}
+    </ConsoleShell>
+  );
+}

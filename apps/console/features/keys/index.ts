@@ -1,0 +1,2 @@
+export { KeysPage } from './components/keys-page';
+export { handleCreateKey, handleRevokeKey } from './server/key-handlers';

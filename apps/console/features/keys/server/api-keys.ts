@@ -1,0 +1,45 @@
+import {
+  apiKeyJsonSchema,
+  createdApiKeyJsonSchema,
+  pageJsonSchema,
+  type ApiKeyJson,
+  type CreatedApiKeyJson,
+  type PageJson,
+} from '@agentdesk/api-contract';
+import { getFromApi, sendToApi } from '../../api-client';
+
+export const KEYS_PAGE_SIZE = 25;
+
+const keysPageSchema = pageJsonSchema(apiKeyJsonSchema);
+
+/** One page of keys, newest first (revoked ones too when asked). */
+export function listApiKeys(
+  apiKey: string,
+  options: { cursor?: string; includeRevoked: boolean },
+): Promise<PageJson<ApiKeyJson>> {
+  return getFromApi(
+    apiKey,
+    '/v1/admin/api-keys',
+    {
+      limit: String(KEYS_PAGE_SIZE),
+      cursor: options.cursor,
+      includeRevoked: options.includeRevoked ? 'true' : undefined,
+      reason: 'console: keys page',
+    },
+    keysPageSchema,
+  );
+}
+
+/** Creates a key; the answer holds the full key, the only time anyone sees it. */
+export function createApiKey(apiKey: string, body: Record<string, unknown>): Promise<CreatedApiKeyJson> {
+  return sendToApi(apiKey, { method: 'POST', path: '/v1/admin/api-keys', body }, createdApiKeyJsonSchema);
+}
+
+/** Revokes a key: it stops working on its next request. */
+export function revokeApiKey(apiKey: string, keyId: string): Promise<ApiKeyJson> {
+  return sendToApi(
+    apiKey,
+    { method: 'DELETE', path: `/v1/admin/api-keys/${encodeURIComponent(keyId)}` },
+    apiKeyJsonSchema,
+  );
+}

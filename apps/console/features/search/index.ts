@@ -1,0 +1,2 @@
+export { SearchPage } from './components/search-page';
+export { messageHref, searchHref } from './search-links';

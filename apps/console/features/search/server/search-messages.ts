@@ -1,0 +1,25 @@
+import {
+  messageSearchHitJsonSchema,
+  pageJsonSchema,
+  type MessageSearchHitJson,
+  type PageJson,
+} from '@agentdesk/api-contract';
+import { getFromApi } from '../../api-client';
+
+export const SEARCH_PAGE_SIZE = 25;
+
+const searchPageSchema = pageJsonSchema(messageSearchHitJsonSchema);
+
+/** One page of messages containing every word of `query`, newest first (the API audits it). */
+export function searchMessages(
+  apiKey: string,
+  query: string,
+  cursor: string | undefined,
+): Promise<PageJson<MessageSearchHitJson>> {
+  return getFromApi(
+    apiKey,
+    '/v1/admin/search/messages',
+    { q: query, cursor, limit: String(SEARCH_PAGE_SIZE), reason: 'console: message search' },
+    searchPageSchema,
+  );
+}
