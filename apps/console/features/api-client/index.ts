@@ -5,3 +5,4 @@ export {
   getFromApi,
   type QueryValues,
 } from './server/api-client';
+export { consoleRefusal, relayEventStream, relayToApi, type RelayedCall } from './server/api-relay';

@@ -10,6 +10,8 @@ export interface NavigationItem {
 /** Every page of the console and the scope it needs (the pages of later phases join this list). */
 const pages: readonly NavigationItem[] = [
   { href: '/sessions', label: 'Sessions', scope: 'sessions:read-any' },
+  { href: '/lab', label: 'Lab', scope: 'lab:read' },
+  { href: '/sandbox', label: 'Sandbox', scope: 'sandbox:read' },
 ];
 
 /** The pages this person may open, from the same role → scopes table the API's guard reads. */
