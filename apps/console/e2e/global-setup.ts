@@ -103,6 +103,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     Object.assign(process.env, {
       E2E_CONSOLE_URL: consoleUrl,
       E2E_API_URL: apiUrl,
+      E2E_EMULATOR_URL: emulatorUrl,
       E2E_ADMIN_KEY: adminKey,
       E2E_SEEDED: JSON.stringify(seeded),
     });

@@ -12,6 +12,16 @@ async function imageStatus(): Promise<{ pin: { name: string; pinned: boolean } }
   return (await response.json()) as { pin: { name: string; pinned: boolean } };
 }
 
+/** The next Anthropic answer of the provider emulator: valid JSON that breaks the schema's limits. */
+async function scriptAnthropicAnswer(value: unknown): Promise<void> {
+  const response = await fetch(`${process.env.E2E_EMULATOR_URL}/_emulator/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify([{ kind: 'json', value, match: { provider: 'anthropic' } }]),
+  });
+  expect(response.ok).toBe(true);
+}
+
 function imageFact(page: Page, term: string) {
   return page.getByRole('region', { name: 'Image status' }).locator(`dt:text-is("${term}") + dd`);
 }
@@ -44,6 +54,7 @@ test.describe('an admin in the structured-output lab', () => {
     await page.getByLabel('Name', { exact: true }).fill('Three-way review summary');
     for (const [family, model] of Object.entries(threeModels))
       await page.getByLabel(`${family} model`).fill(model);
+    await scriptAnthropicAnswer({ title: 'Battery', rating: 9, tags: ['a', 'b', 'c', 'd', 'e', 'f'] });
     await page.getByRole('button', { name: 'Run on 3 models' }).click();
 
     await expect(page).toHaveURL(/\/lab\/runs\/[^/]+$/);
@@ -52,17 +63,29 @@ test.describe('an admin in the structured-output lab', () => {
     for (const model of Object.values(threeModels)) {
       const panel = page.getByRole('article', { name: `Result of ${model}` });
       await expect(panel).toBeVisible();
-      await expect(panel.getByText('Valid against the schema.')).toBeVisible();
+      if (model !== threeModels.claude)
+        await expect(panel.getByText('Valid against the schema.')).toBeVisible();
       await expect(panel.getByRole('heading', { name: /Lowered schema/ })).toBeVisible();
       await panel.getByText(`The schema ${model} was sent`).click();
       await expect(panel.getByLabel(`Lowered schema of ${model}`)).toContainText('"properties"');
       await expect(panel.getByLabel(`Parsed JSON of ${model}`)).toContainText('"title"');
       await expect(panel.getByText(/\d+ in \/ \d+ out/)).toBeVisible();
     }
+    // Claude's answer breaks two limits: each error points at its path and the value found there.
+    const errors = page.getByRole('list', { name: 'Validation errors of claude-test' });
+    await expect(errors.getByRole('listitem')).toHaveCount(2);
+    await expect(errors.getByRole('listitem').filter({ hasText: /^rating:/ })).toContainText(
+      'the answer has 9',
+    );
+    await expect(errors.getByRole('listitem').filter({ hasText: /^tags:/ })).toContainText('maxItems');
+    await expect(page.getByRole('article', { name: 'Result of claude-test' })).toContainText('invalid');
     // Each provider's dialect changed the schema its own way, and the change report says how.
-    await expect(
-      page.getByRole('article', { name: 'Result of claude-test' }).getByRole('table'),
-    ).toContainText('moved-to-description');
+    await expect(page.getByRole('list', { name: 'What lowering changed for claude-test' })).toContainText(
+      '/properties/rating minimum moved-to-description',
+    );
+    await expect(page.getByRole('list', { name: 'What lowering changed for gemini-test' })).toContainText(
+      'additionalProperties dropped',
+    );
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'lab-run');
 

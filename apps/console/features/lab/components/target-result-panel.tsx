@@ -121,35 +121,14 @@ export function TargetResultPanel({ result }: { result: TargetResultJson }) {
       {result.changes.length === 0 ? (
         <p className="muted">Lowering changed nothing.</p>
       ) : (
-        // Wide change reports scroll sideways: focusable so keyboard users can scroll them too.
-        <div
-          className="table-scroll"
-          tabIndex={0}
-          role="region"
-          aria-label={`Lowering changes of ${result.model}`}
-        >
-          <table>
-            <caption>What lowering changed for {result.model}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Where</th>
-                <th scope="col">Keyword</th>
-                <th scope="col">Change</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.changes.map((change, index) => (
-                <tr key={index}>
-                  <td className="mono">{change.pointer === '' ? '/' : change.pointer}</td>
-                  <td className="mono">{change.keyword}</td>
-                  <td>{change.action}</td>
-                  <td>{change.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ul className="schema-changes" aria-label={`What lowering changed for ${result.model}`}>
+          {result.changes.map((change, index) => (
+            <li key={index}>
+              <code>{change.pointer === '' ? '/' : change.pointer}</code> <code>{change.keyword}</code>{' '}
+              <strong>{change.action}</strong>: {change.detail}
+            </li>
+          ))}
+        </ul>
       )}
       <h3>Exact request</h3>
       {result.request === null ? (

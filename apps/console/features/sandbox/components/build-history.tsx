@@ -2,9 +2,10 @@ import type { BuildJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatDuration } from '../../transcript';
 import { shortImageId } from './format-sandbox';
 
+/** Who asked, short (the whole principal id is in the cell's title). */
 function whoAsked(build: BuildJson): string {
   if (build.actor === null) return 'API start-up';
-  return build.actor.principalId;
+  return `${build.actor.principalId.slice(0, 8)}…`;
 }
 
 /** The latest builds, newest first: who, when, result, duration, image ids before and after. */
@@ -32,7 +33,7 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
               <td>
                 <time dateTime={build.startedAt}>{formatDateTime(build.startedAt)}</time>
               </td>
-              <td className="mono">
+              <td className="mono" title={build.actor?.principalId}>
                 {whoAsked(build)}
                 {build.force && <span className="muted"> (forced)</span>}
               </td>
@@ -41,7 +42,7 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
                 {build.error !== null && <span className="muted"> {build.error}</span>}
               </td>
               <td className="number">{build.durationMs === null ? '—' : formatDuration(build.durationMs)}</td>
-              <td className="mono">
+              <td className="mono wrap-anywhere">
                 {shortImageId(build.imageIdBefore)} → {shortImageId(build.imageIdAfter)}
               </td>
               <td>

@@ -1,7 +1,7 @@
 'use client';
 
 import { refusalMessageOf, type BuildEventJson } from '@agentdesk/api-contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { buildLogLineOf, buildOutcomeOf, parseBuildEvent, type BuildOutcome } from '../build-log-model';
 import { createEventStreamParser } from '../server-sent-events';
 
@@ -23,6 +23,13 @@ type StreamState =
 export function BuildLogStream({ buildId, onEnd }: { buildId: string; onEnd?: () => void }) {
   const [events, setEvents] = useState<BuildEventJson[]>([]);
   const [state, setState] = useState<StreamState>({ phase: 'streaming' });
+  const logElement = useRef<HTMLDivElement>(null);
+
+  // Follow the newest line as the log grows, like a terminal.
+  useEffect(() => {
+    const element = logElement.current;
+    if (element !== null) element.scrollTop = element.scrollHeight;
+  }, [events]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -76,7 +83,7 @@ export function BuildLogStream({ buildId, onEnd }: { buildId: string; onEnd?: ()
           (state.outcome === undefined ? 'The build log ended.' : outcomeText[state.outcome])}
         {state.phase === 'broken' && state.message}
       </p>
-      <div className="log-lines" role="log" aria-label="Build log lines" tabIndex={0}>
+      <div ref={logElement} className="log-lines" role="log" aria-label="Build log lines" tabIndex={0}>
         <ol>
           {events.map((event, index) => {
             const line = buildLogLineOf(event);

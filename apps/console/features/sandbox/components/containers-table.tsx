@@ -34,7 +34,7 @@ export function ContainersTable({
         <tbody>
           {containers.map((container) => (
             <tr key={container.id}>
-              <td className="mono">{container.name}</td>
+              <td className="mono wrap-anywhere">{container.name}</td>
               <td>{container.role}</td>
               <td>
                 {container.sessionId === null ? (

@@ -1,7 +1,7 @@
 import { can } from '@agentdesk/authz';
-import { ApiRequestError } from '../../api-client';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
+import { sandboxAvailability } from '../sandbox-availability';
 import { readSandbox } from '../server/read-sandbox';
 import { BuildHistory } from './build-history';
 import { ContainersTable } from './containers-table';
@@ -10,11 +10,6 @@ import { RebuildPanel } from './rebuild-panel';
 import { RepinButton } from './repin-button';
 
 const buildIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A 404 from the sandbox routes means this API runs without a sandbox (not a missing record). */
-function isSandboxDisabled(error: unknown): error is ApiRequestError {
-  return error instanceof ApiRequestError && error.status === 404;
-}
 
 /**
  * The sandbox image, its builds and containers. Each part shows the API's own message when it cannot
@@ -25,7 +20,7 @@ export async function SandboxPage({ buildParameter }: { buildParameter: string |
   const canManage = can(signedIn.principal, 'sandbox:manage');
   const overview = await readSandbox(signedIn.apiKey);
   const { image, builds, containers } = overview;
-  const disabled = !image.ok && isSandboxDisabled(image.error) ? image.error : null;
+  const availability = sandboxAvailability(image.ok ? undefined : image.error);
   const pickedBuild =
     buildParameter !== undefined && buildIdPattern.test(buildParameter) ? buildParameter : null;
   const followBuildId = pickedBuild ?? (image.ok ? image.value.buildInProgress : null);
@@ -39,9 +34,9 @@ export async function SandboxPage({ buildParameter }: { buildParameter: string |
           ? ' Rebuilds, re-pins and removals are recorded in the audit log.'
           : ' You can read; only admins change it.'}
       </p>
-      {disabled !== null ? (
+      {availability.kind === 'disabled' ? (
         <p role="note" className="notice">
-          The sandbox is turned off on this API server: {disabled.message}
+          The sandbox is turned off on this API server: {availability.message}
         </p>
       ) : (
         <>
@@ -54,7 +49,14 @@ export async function SandboxPage({ buildParameter }: { buildParameter: string |
             ) : (
               <section className="card" aria-labelledby="image-status-heading">
                 <h2 id="image-status-heading">Image status</h2>
-                <ApiProblem error={image.error} />
+                {availability.kind === 'engine-unavailable' ? (
+                  <p role="alert" className="alert">
+                    {availability.message}. The image, its pins and the containers cannot be read or changed
+                    until the Docker engine answers again; the build history below is kept by the API.
+                  </p>
+                ) : (
+                  <ApiProblem error={image.error} />
+                )}
               </section>
             )}
             <RebuildPanel
