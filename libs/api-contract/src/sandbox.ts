@@ -32,7 +32,7 @@ export const imageStatusJsonSchema = z.object({
     imageId: z.string().nullable(),
     pin: pinStatusJsonSchema,
   }),
-  buildInProgress: z.string().nullable().describe('The id of the build running in this process, if any'),
+  buildInProgress: z.string().nullable().describe('The id of the build this API server is running, if any'),
 });
 export type ImageStatusJson = z.infer<typeof imageStatusJsonSchema>;
 
@@ -111,7 +111,7 @@ export const containerJsonSchema = z.object({
   imageId: z.string(),
   createdAt: z.string(),
   ageSeconds: z.number(),
-  lastUsedAt: z.string().nullable().describe('Last tool call in this API process'),
+  lastUsedAt: z.string().nullable().describe('Last tool call seen by this API server'),
 });
 export type ContainerJson = z.infer<typeof containerJsonSchema>;
 
