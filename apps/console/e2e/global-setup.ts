@@ -3,7 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startProcess, stopProcess, waitForHttp, type Started } from './support/processes';
+import {
+  freePort,
+  startProcess,
+  stopProcess,
+  waitForExit,
+  waitForHttp,
+  type Started,
+} from './support/processes';
+import { startSandboxEngine } from './support/sandbox-engine';
 import { seed } from './support/seed';
 
 const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -15,8 +23,8 @@ function newAdminKey(): string {
 }
 
 /**
- * The real stack for the browser tests: the provider emulator, the API on a temporary SQLite file
- * (no Docker sandbox), seeded over HTTP, and the console's production build under `next start`.
+ * The real stack for the browser tests: the provider emulator, a private Docker engine for the
+ * sandbox, the API on a temporary SQLite file, seeded over HTTP, and the console's production build under `next start`.
  * What the tests need travels in environment variables (Playwright's workers inherit them).
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
@@ -24,6 +32,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const started: Started[] = [];
   const teardown = async () => {
     for (const process of started.reverse()) stopProcess(process);
+    // The engine stops its daemon and deletes its folder on SIGTERM: wait so nothing is left behind.
+    await Promise.all(started.map(waitForExit));
     rmSync(directory, { recursive: true, force: true });
   };
   try {
@@ -42,6 +52,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     started.push(emulator);
     const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
 
+    // A short folder of its own: the engine's unix socket path must stay under 108 bytes.
+    const sandboxEngine = await startSandboxEngine(
+      workspaceRoot,
+      bin('tsx'),
+      mkdtempSync('/tmp/adk-e2e-'),
+      quietEnvironment,
+    );
+    started.push(sandboxEngine.process);
+
     const adminKey = newAdminKey();
     const api = startProcess('API', bin('tsx'), ['apps/api/src/main.ts'], {
       cwd: workspaceRoot,
@@ -51,7 +70,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         PORT: String(apiPort),
         DATABASE_URL: `sqlite:${join(directory, 'agentdesk.db')}`,
         AGENTDESK_ADMIN_KEY: adminKey,
-        AGENTDESK_SANDBOX_ENABLED: 'false',
+        ...sandboxEngine.apiEnvironment,
         AGENTDESK_DEFAULT_MODEL: 'gpt-test',
         OPENAI_API_KEY: 'sk-emulator',
         OPENAI_BASE_URL: `${emulatorUrl}/v1`,
@@ -84,6 +103,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     Object.assign(process.env, {
       E2E_CONSOLE_URL: consoleUrl,
       E2E_API_URL: apiUrl,
+      E2E_EMULATOR_URL: emulatorUrl,
       E2E_ADMIN_KEY: adminKey,
       E2E_SEEDED: JSON.stringify(seeded),
     });

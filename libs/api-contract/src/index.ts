@@ -34,3 +34,37 @@ export {
 export { tokenUsageJsonSchema, type TokenUsageJson } from './usage';
 export { userJsonSchema, type UserJson } from './users';
 export { MAX_SEARCH_QUERY_LENGTH, messageSearchHitJsonSchema, type MessageSearchHitJson } from './search';
+export {
+  runJsonSchema,
+  runSummaryJsonSchema,
+  schemaChangeJsonSchema,
+  targetResultJsonSchema,
+  validationErrorJsonSchema,
+  type RunJson,
+  type RunSummaryJson,
+  type SchemaChangeJson,
+  type TargetResultJson,
+  type ValidationErrorJson,
+} from './lab';
+export {
+  buildEventJsonSchema,
+  buildJsonSchema,
+  buildWithLogJsonSchema,
+  containerJsonSchema,
+  containerListJsonSchema,
+  imageStatusJsonSchema,
+  pinReportJsonSchema,
+  rebuildAcceptedJsonSchema,
+  rebuildRequestJsonSchema,
+  repinRequestJsonSchema,
+  type BuildEventJson,
+  type BuildJson,
+  type BuildWithLogJson,
+  type ContainerJson,
+  type ImageStatusJson,
+  type PinReportJson,
+  type PinStatusJson,
+  type RebuildAcceptedJson,
+  type RebuildRequestJson,
+} from './sandbox';
+export { refusalMessageOf } from './refusal-message';

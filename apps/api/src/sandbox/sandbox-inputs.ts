@@ -1,23 +1,15 @@
+import {
+  rebuildRequestJsonSchema,
+  repinRequestJsonSchema,
+  type RebuildRequestJson,
+} from '@agentdesk/api-contract';
 import { z } from 'zod';
 import { cursorSchema, pageSizeSchema } from '../http/inputs';
 
-/** `POST /v1/admin/sandbox/image/rebuild`: `force` rebuilds even when the image is current (default). */
-export const rebuildBody = z
-  .object({
-    force: z
-      .boolean({ error: 'must be true or false' })
-      .optional()
-      .describe(
-        'Rebuild even when the image is current (default true); false only builds when it is outdated',
-      ),
-  })
-  .strict()
-  .optional();
-
-export type RebuildBody = z.output<typeof rebuildBody>;
-
-/** `POST /v1/admin/sandbox/image/repin` takes no fields; an unknown one is refused, not ignored. */
-export const repinBody = z.object({}).strict().optional();
+// The request bodies are part of the contract the console sends (@agentdesk/api-contract).
+export const rebuildBody = rebuildRequestJsonSchema;
+export type RebuildBody = RebuildRequestJson;
+export const repinBody = repinRequestJsonSchema;
 
 /** A sandbox build id as the rebuild route returns it (a UUID). */
 export const buildIdSchema = z

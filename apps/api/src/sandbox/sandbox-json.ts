@@ -1,40 +1,29 @@
 import type { ImageStatus, PinReport, PinStatus, SandboxContainerInfo } from '@agentdesk/sandbox';
 import type { SandboxBuild } from '@agentdesk/storage';
-import { z } from 'zod';
+import type {
+  BuildJson,
+  ContainerJson,
+  ImageStatusJson,
+  PinReportJson,
+  PinStatusJson,
+} from '@agentdesk/api-contract';
 
-const pinStatusSchema = z.object({
-  name: z.string(),
-  state: z.string().describe('`missing` when there is no pin container'),
-  imageId: z.string().nullable(),
-  pinned: z.boolean().describe('Running, on the image id the tag names now'),
-});
+// The JSON shapes live in @agentdesk/api-contract (the console reads them too); these map the
+// sandbox lib's and storage's values to them. Re-exported for the API's own files.
+export {
+  buildJsonSchema,
+  buildWithLogJsonSchema,
+  containerJsonSchema,
+  imageStatusJsonSchema,
+  pinReportJsonSchema,
+  rebuildAcceptedJsonSchema,
+  type BuildJson,
+  type BuildWithLogJson,
+  type ContainerJson,
+  type ImageStatusJson,
+} from '@agentdesk/api-contract';
 
-export const imageStatusJsonSchema = z.object({
-  engine: z.string().describe('The Docker endpoint in use'),
-  tag: z.string(),
-  present: z.boolean(),
-  imageId: z.string().nullable(),
-  versionLabel: z.string().nullable().describe('The AgentDesk version the image was built for'),
-  runningVersion: z.string(),
-  contentHashLabel: z.string().nullable(),
-  expectedContentHash: z.string(),
-  current: z.boolean().describe('Present with this version and this build context: no rebuild needed'),
-  sizeBytes: z.number().nullable(),
-  createdAt: z.string().nullable(),
-  builtAt: z.string().nullable(),
-  pin: pinStatusSchema,
-  baseImage: z.object({
-    reference: z.string(),
-    present: z.boolean(),
-    imageId: z.string().nullable(),
-    pin: pinStatusSchema,
-  }),
-  buildInProgress: z.string().nullable().describe('The id of the build running in this process, if any'),
-});
-
-export type ImageStatusJson = z.infer<typeof imageStatusJsonSchema>;
-
-function toPinJson(pin: PinStatus): z.infer<typeof pinStatusSchema> {
+function toPinJson(pin: PinStatus): PinStatusJson {
   return { name: pin.name, state: pin.state, imageId: pin.imageId ?? null, pinned: pin.pinned };
 }
 
@@ -63,35 +52,6 @@ export function toImageStatusJson(status: ImageStatus, engine: string): ImageSta
   };
 }
 
-/** One build-log entry (`build-start`, `step`, `progress`, `line`, `error`, `build-end`). */
-export const buildEventJsonSchema = z.looseObject({ type: z.string(), at: z.number() });
-
-export const buildJsonSchema = z.object({
-  id: z.string(),
-  tag: z.string(),
-  force: z.boolean(),
-  trigger: z.enum(['admin', 'start-up']),
-  actor: z
-    .object({ principalId: z.string(), apiKeyId: z.string().nullable() })
-    .nullable()
-    .describe('Who asked; null for the ensure the API runs at start'),
-  status: z.enum(['running', 'current', 'built', 'failed', 'interrupted']),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  durationMs: z.number().nullable(),
-  imageIdBefore: z.string().nullable(),
-  imageIdAfter: z.string().nullable(),
-  error: z.string().nullable(),
-});
-
-export type BuildJson = z.infer<typeof buildJsonSchema>;
-
-export const buildWithLogJsonSchema = buildJsonSchema.extend({
-  events: z.array(buildEventJsonSchema).describe('The log so far (the whole log once the build ended)'),
-});
-
-export type BuildWithLogJson = z.infer<typeof buildWithLogJsonSchema>;
-
 export function toBuildJson(build: SandboxBuild): BuildJson {
   return {
     id: build.id,
@@ -112,21 +72,7 @@ export function toBuildJson(build: SandboxBuild): BuildJson {
   };
 }
 
-export const rebuildAcceptedJsonSchema = z.object({
-  buildId: z.string(),
-  status: z.literal('running'),
-  events: z.string().describe('The build log as Server-Sent Events (replayed from the start)'),
-  build: z.string().describe('The build record'),
-});
-
-export const pinReportJsonSchema = z.object({
-  outcome: z.enum(['pinned', 'already-pinned', 'no-image', 'failed']),
-  pinName: z.string(),
-  imageId: z.string().nullable(),
-  error: z.string().nullable(),
-});
-
-export function toPinReportJson(report: PinReport): z.infer<typeof pinReportJsonSchema> {
+export function toPinReportJson(report: PinReport): PinReportJson {
   return {
     outcome: report.outcome,
     pinName: report.pinName,
@@ -134,21 +80,6 @@ export function toPinReportJson(report: PinReport): z.infer<typeof pinReportJson
     error: report.error ?? null,
   };
 }
-
-export const containerJsonSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: z.enum(['session', 'pool', 'pin', 'unknown']),
-  sessionId: z.string().nullable(),
-  ownerUserId: z.string().nullable().describe('The session’s owner; null for pool and pin containers'),
-  state: z.string(),
-  imageId: z.string(),
-  createdAt: z.string(),
-  ageSeconds: z.number(),
-  lastUsedAt: z.string().nullable().describe('Last tool call in this API process'),
-});
-
-export type ContainerJson = z.infer<typeof containerJsonSchema>;
 
 export function toContainerJson(
   container: SandboxContainerInfo,

@@ -65,3 +65,15 @@ export async function waitForHttp(url: string, started: Started, attempts = 600)
   }
   throw new Error(`${started.name} did not answer ${url} in time:\n${started.output()}`);
 }
+
+/** Resolves when a started process has exited (at once if it already has); gives up after `timeoutMs`. */
+export function waitForExit(started: Started, timeoutMs = 25_000): Promise<void> {
+  if (started.child.exitCode !== null || started.child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    started.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

@@ -6,3 +6,4 @@ export {
   sendToApi,
   type QueryValues,
 } from './server/api-client';
+export { consoleRefusal, relayEventStream, relayToApi, type RelayedCall } from './server/api-relay';

@@ -16,6 +16,10 @@ describe('the console’s pages follow the caller’s scopes', () => {
     expect(hrefsOf('viewer')).not.toContain('/audit');
   });
 
+  it.each(['admin', 'viewer'] as const)('a %s sees the lab and the sandbox', (role) => {
+    expect(hrefsOf(role)).toEqual(expect.arrayContaining(['/lab', '/sandbox']));
+  });
+
   it('a plain user sees no page', () => {
     expect(navigationFor(userPrincipal({ id: 'u', role: 'user' }))).toEqual([]);
   });

@@ -13,6 +13,8 @@ const pages: readonly NavigationItem[] = [
   { href: '/search', label: 'Search', scope: 'messages:read-any' },
   { href: '/keys', label: 'Keys', scope: 'api-keys:read' },
   { href: '/audit', label: 'Audit', scope: 'audit:read' },
+  { href: '/lab', label: 'Lab', scope: 'lab:read' },
+  { href: '/sandbox', label: 'Sandbox', scope: 'sandbox:read' },
 ];
 
 /** The pages this person may open, from the same role → scopes table the API's guard reads. */

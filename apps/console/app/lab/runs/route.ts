@@ -1,0 +1,4 @@
+import { handleCreateRun } from '../../../features/lab';
+
+export const dynamic = 'force-dynamic';
+export const POST = handleCreateRun;

@@ -1,0 +1,68 @@
+import type { RunJson } from '@agentdesk/api-contract';
+import { requireSignIn } from '../../auth';
+import { ApiProblem, ConsoleShell } from '../../shell';
+import { formatDateTime, formatDuration } from '../../transcript';
+import { readRun } from '../server/read-lab';
+import { TargetResultPanel } from './target-result-panel';
+
+/** One stored run, reopened by its URL: its inputs, then every target's result side by side. */
+export async function RunPage({ runId }: { runId: string }) {
+  const signedIn = await requireSignIn();
+  let run: RunJson | undefined;
+  let failure: unknown;
+  try {
+    run = await readRun(signedIn.apiKey, runId);
+  } catch (error) {
+    failure = error;
+  }
+  return (
+    <ConsoleShell signedIn={signedIn} current="/lab">
+      <p>
+        <a href="/lab">← Structured-output lab</a>
+      </p>
+      {failure !== undefined && (
+        <>
+          <h1>Run not available</h1>
+          <ApiProblem error={failure} />
+        </>
+      )}
+      {run !== undefined && (
+        <>
+          <h1>{run.name}</h1>
+          <p className="muted">
+            Run <span className="mono">{run.id}</span> by <span className="mono">{run.actorPrincipalId}</span>
+            , <time dateTime={run.createdAt}>{formatDateTime(run.createdAt)}</time>,{' '}
+            {formatDuration(run.durationMs)}, {run.strict ? 'strict' : 'not strict'}. Reading another person’s
+            run is recorded in the audit log.
+          </p>
+          <section className="card" aria-labelledby="run-inputs-heading">
+            <h2 id="run-inputs-heading">Schema and prompt</h2>
+            <h3>Prompt</h3>
+            <pre className="block" tabIndex={0}>
+              {run.prompt}
+            </pre>
+            {run.systemPrompt !== null && (
+              <>
+                <h3>System prompt</h3>
+                <pre className="block" tabIndex={0}>
+                  {run.systemPrompt}
+                </pre>
+              </>
+            )}
+            <details>
+              <summary>The JSON Schema as written</summary>
+              <pre className="block" tabIndex={0}>
+                {JSON.stringify(run.schema, null, 2)}
+              </pre>
+            </details>
+          </section>
+          <div className="results-grid">
+            {run.results.map((result, index) => (
+              <TargetResultPanel key={index} result={result} />
+            ))}
+          </div>
+        </>
+      )}
+    </ConsoleShell>
+  );
+}

@@ -1,0 +1,5 @@
+export { LabPage } from './components/lab-page';
+export { RunPage } from './components/run-page';
+export { handleCreateRun } from './server/lab-routes';
+export { checkSchemaText, type SchemaCheck } from './schema-check';
+export { readablePointer, valueAtPointer } from './json-pointer';

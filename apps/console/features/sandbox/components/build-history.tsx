@@ -1,0 +1,62 @@
+import type { BuildJson } from '@agentdesk/api-contract';
+import { formatDateTime, formatDuration } from '../../transcript';
+import { shortImageId } from './format-sandbox';
+
+/** Who asked, short (the whole principal id is in the cell's title). */
+function whoAsked(build: BuildJson): string {
+  if (build.actor === null) return 'API start-up';
+  return `${build.actor.principalId.slice(0, 8)}…`;
+}
+
+/** The latest builds, newest first: who, when, result, duration, image ids before and after. */
+export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
+  if (builds.length === 0) return <p className="empty">No build yet.</p>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">Builds, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            <th scope="col">Who</th>
+            <th scope="col">Result</th>
+            <th scope="col" className="number">
+              Duration
+            </th>
+            <th scope="col">Image before → after</th>
+            <th scope="col">Log</th>
+          </tr>
+        </thead>
+        <tbody>
+          {builds.map((build) => (
+            <tr key={build.id}>
+              <td>
+                <time dateTime={build.startedAt}>{formatDateTime(build.startedAt)}</time>
+              </td>
+              <td className="mono" title={build.actor?.principalId}>
+                {whoAsked(build)}
+                {build.force && <span className="muted"> (forced)</span>}
+              </td>
+              <td>
+                <span className={`badge badge-build-${build.status}`}>{build.status}</span>
+                {build.error !== null && <span className="muted"> {build.error}</span>}
+              </td>
+              <td className="number">{build.durationMs === null ? '—' : formatDuration(build.durationMs)}</td>
+              <td className="mono wrap-anywhere">
+                {shortImageId(build.imageIdBefore)} → {shortImageId(build.imageIdAfter)}
+              </td>
+              <td>
+                <a
+                  href={`/sandbox?build=${build.id}`}
+                  aria-label={`Log of the build started ${formatDateTime(build.startedAt)}`}
+                >
+                  Show log
+                </a>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
