@@ -24,3 +24,9 @@ export {
 } from './transcript-parts';
 export { tokenUsageJsonSchema, type TokenUsageJson } from './usage';
 export { userJsonSchema, type UserJson } from './users';
+export {
+  DEFAULT_TOOL_RESULT_PAGE_CHARACTERS,
+  MAX_TOOL_RESULT_PAGE_CHARACTERS,
+  toolResultPageJsonSchema,
+  type ToolResultPageJson,
+} from './tool-results';
