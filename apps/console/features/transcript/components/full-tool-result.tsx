@@ -31,40 +31,39 @@ export function FullToolResult({ sessionId, toolCallId }: { sessionId: string; t
     }
   }
 
-  if (last === undefined)
-    return (
-      <div className="full-result">
-        <button type="button" onClick={() => void load(0)} disabled={loading}>
-          {loading ? 'Loading the full result…' : 'Load the full stored result'}
-        </button>
-        {error !== undefined && (
-          <p role="alert" className="alert">
-            {error}
-          </p>
-        )}
-      </div>
-    );
-
-  const shownUntil = last.offset + last.content.length;
+  // A disclosure, not a button: opening it only reads (the first page loads when it is first opened).
   return (
-    <section className="full-result" aria-label="Full stored result">
-      <p className="muted" role="status">
-        Full stored result: characters 1–{formatTokens(shownUntil)} of {formatTokens(last.totalCharacters)}
-        {last.nextOffset === null ? ' (all of it)' : ''}.
-      </p>
-      <pre className="block" tabIndex={0}>
-        {pages.map((page) => page.content).join('')}
-      </pre>
-      {last.nextOffset !== null && (
-        <button type="button" onClick={() => void load(last.nextOffset ?? 0)} disabled={loading}>
-          {loading ? 'Loading…' : 'Load the next page of the full result'}
-        </button>
+    <details
+      className="full-result"
+      onToggle={(event) => {
+        if (event.currentTarget.open && pages.length === 0 && !loading) void load(0);
+      }}
+    >
+      <summary>Show the full stored result (as the tool returned it)</summary>
+      {last === undefined ? (
+        loading && <p className="muted">Loading the full result…</p>
+      ) : (
+        <section aria-label="Full stored result">
+          <p className="muted" role="status">
+            Full stored result: characters 1–{formatTokens(last.offset + last.content.length)} of{' '}
+            {formatTokens(last.totalCharacters)}
+            {last.nextOffset === null ? ' (all of it)' : ''}.
+          </p>
+          <pre className="block" tabIndex={0}>
+            {pages.map((page) => page.content).join('')}
+          </pre>
+          {last.nextOffset !== null && (
+            <button type="button" onClick={() => void load(last.nextOffset ?? 0)} disabled={loading}>
+              {loading ? 'Loading…' : 'Load the next page of the full result'}
+            </button>
+          )}
+        </section>
       )}
       {error !== undefined && (
         <p role="alert" className="alert">
           {error}
         </p>
       )}
-    </section>
+    </details>
   );
 }

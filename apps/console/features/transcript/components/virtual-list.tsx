@@ -108,10 +108,12 @@ export function VirtualList<Row>({
 
   // Bring a row to the top: jump to its computed offset, then (once rendered and measured) align it exactly.
   const pendingTarget = useRef<{ key: string; attempts: number } | null>(null);
-  useEffect(() => {
-    if (scrollTarget !== null) pendingTarget.current = { key: scrollTarget.key, attempts: 0 };
-  }, [scrollTarget]);
+  const seenTarget = useRef<{ key: string } | null>(null);
   useBrowserLayoutEffect(() => {
+    if (scrollTarget !== seenTarget.current) {
+      seenTarget.current = scrollTarget;
+      pendingTarget.current = scrollTarget === null ? null : { key: scrollTarget.key, attempts: 0 };
+    }
     const target = pendingTarget.current;
     const container = containerRef.current;
     if (target === null || container === null) return;
@@ -120,7 +122,10 @@ export function VirtualList<Row>({
     const element = container.querySelector<HTMLElement>(`[data-row-key="${CSS.escape(target.key)}"]`);
     if (element !== null && target.attempts > 0) {
       element.scrollIntoView({ block: 'start' });
-      pendingTarget.current = target.attempts > 2 ? null : { ...target, attempts: target.attempts + 1 };
+      // Done once it sits at the top (rows above it measured); never fight the reader's own scrolling after.
+      const aligned = Math.abs(element.getBoundingClientRect().top) < 2;
+      pendingTarget.current =
+        aligned || target.attempts > 4 ? null : { ...target, attempts: target.attempts + 1 };
       return;
     }
     const containerTop = container.getBoundingClientRect().top + window.scrollY;

@@ -13,6 +13,8 @@ import { getFromApi } from '../../api-client';
 
 /** The API's largest transcript page. */
 export const MESSAGE_PAGE_SIZE = 500;
+/** Characters of a stored tool result per page on screen: a long read stays light for the browser. */
+export const TOOL_RESULT_PAGE_CHARACTERS = 10_000;
 /** An export reads at most this many messages; a longer transcript says where it stops. */
 export const MAX_EXPORTED_MESSAGES = 50_000;
 /** Why the console reads a transcript: what the audit log records. */
@@ -59,7 +61,7 @@ export function readToolResultPage(
   return getFromApi(
     apiKey,
     `${sessionPath(sessionId)}/tool-results/${encodeURIComponent(toolCallId)}`,
-    { offset: String(offset), reason: AUDIT_REASON },
+    { offset: String(offset), limit: String(TOOL_RESULT_PAGE_CHARACTERS), reason: AUDIT_REASON },
     toolResultPageJsonSchema,
   );
 }
