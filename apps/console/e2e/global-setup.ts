@@ -13,6 +13,7 @@ import {
 } from './support/processes';
 import { startSandboxEngine } from './support/sandbox-engine';
 import { seed } from './support/seed';
+import { seedTranscripts } from './support/seed-transcripts';
 
 const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = (name: string) => join(workspaceRoot, 'node_modules/.bin', name);
@@ -62,13 +63,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     started.push(sandboxEngine.process);
 
     const adminKey = newAdminKey();
+    const databaseUrl = `sqlite:${join(directory, 'agentdesk.db')}`;
     const api = startProcess('API', bin('tsx'), ['apps/api/src/main.ts'], {
       cwd: workspaceRoot,
       env: {
         ...quietEnvironment,
         HOST: '127.0.0.1',
         PORT: String(apiPort),
-        DATABASE_URL: `sqlite:${join(directory, 'agentdesk.db')}`,
+        DATABASE_URL: databaseUrl,
+        // Low, so a huge tool result really compresses the scratchpad (the transcript e2e shows it).
+        AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: '256',
         AGENTDESK_ADMIN_KEY: adminKey,
         ...sandboxEngine.apiEnvironment,
         AGENTDESK_DEFAULT_MODEL: 'gpt-test',
@@ -85,6 +89,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
     await waitForHttp(`${emulatorUrl}/_emulator/health`, emulator);
     await waitForHttp(`${apiUrl}/readyz`, api);
+    const transcripts = await seedTranscripts({
+      apiUrl,
+      emulatorUrl,
+      adminKey,
+      databaseUrl,
+      tsx: bin('tsx'),
+      seedScript: 'apps/console/e2e/support/seed-database.ts',
+      cwd: workspaceRoot,
+    });
     const seeded = await seed(apiUrl, emulatorUrl, adminKey);
 
     const consoleServer = startProcess(
@@ -106,6 +119,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       E2E_EMULATOR_URL: emulatorUrl,
       E2E_ADMIN_KEY: adminKey,
       E2E_SEEDED: JSON.stringify(seeded),
+      E2E_TRANSCRIPTS: JSON.stringify(transcripts),
     });
     return teardown;
   } catch (error) {

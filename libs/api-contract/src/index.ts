@@ -68,3 +68,9 @@ export {
   type RebuildRequestJson,
 } from './sandbox';
 export { refusalMessageOf } from './refusal-message';
+export {
+  DEFAULT_TOOL_RESULT_PAGE_CHARACTERS,
+  MAX_TOOL_RESULT_PAGE_CHARACTERS,
+  toolResultPageJsonSchema,
+  type ToolResultPageJson,
+} from './tool-results';

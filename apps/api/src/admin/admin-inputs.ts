@@ -3,6 +3,7 @@ import { auditReasonQueryField } from '../audit/audit-reason';
 import { adminListSessionsQuery } from '../sessions/session-inputs';
 import { cursorSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
+import { MAX_TOOL_RESULT_PAGE_CHARACTERS } from '@agentdesk/api-contract';
 
 /** `GET /v1/admin/sessions/:id` and `/messages`: a transcript page and the reason for reading it. */
 export const adminReadSessionQuery = z
@@ -25,6 +26,25 @@ export const adminListUsersQuery = z
     search: singleLineText(200).optional(),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
+    ...auditReasonQueryField,
+  })
+  .strict();
+
+/**
+ * A tool call id as providers make them (`call_…`, `toolu_…`): one line of text. At most 100
+ * characters, the longest path parameter the HTTP server routes (Fastify's `maxParamLength`).
+ */
+export const toolCallIdSchema = singleLineText(100).min(1, { error: 'must not be empty' });
+
+/** `GET /v1/admin/sessions/:id/tool-results/:toolCallId`: which characters of the stored result to read. */
+export const adminReadToolResultQuery = z
+  .object({
+    offset: z
+      .string()
+      .regex(/^\d{1,10}$/, { error: 'must be a whole number of characters from the start (0 or more)' })
+      .transform(Number)
+      .optional(),
+    limit: pageSizeSchema(MAX_TOOL_RESULT_PAGE_CHARACTERS).optional(),
     ...auditReasonQueryField,
   })
   .strict();

@@ -12,11 +12,18 @@ import {
   messageJsonSchema,
   pageJsonSchema,
   sessionJsonSchema,
+  toolResultPageJsonSchema,
   type MessageJson,
   type SessionJson,
+  type ToolResultPageJson,
 } from '@agentdesk/api-contract';
 import type { Page } from '@agentdesk/storage';
-import { adminListSessionsAuditedQuery, adminReadSessionQuery } from './admin-inputs';
+import {
+  adminListSessionsAuditedQuery,
+  adminReadSessionQuery,
+  adminReadToolResultQuery,
+  toolCallIdSchema,
+} from './admin-inputs';
 import { AdminSessionsService, type SessionWithMessages } from './admin-sessions.service';
 
 const sessionWithMessagesSchema = z.object({
@@ -73,5 +80,26 @@ export class AdminSessionsController {
     @ValidQuery(adminReadSessionQuery) query: z.output<typeof adminReadSessionQuery>,
   ): Promise<Page<MessageJson>> {
     return this.sessions.readMessages(withQueryReason(context, query.reason), id, query);
+  }
+
+  @Get(':id/tool-results/:toolCallId')
+  @RequireScope('messages:read-any')
+  @ApiOperation({
+    summary:
+      'Read a page of the full stored output of one tool call in any session (the transcript may hold a truncated copy; audited when it is another user’s)',
+  })
+  @Returns(
+    200,
+    toolResultPageJsonSchema,
+    'One page of the stored tool result; follow nextOffset for the rest',
+  )
+  @Refuses(404)
+  readToolResult(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidParam('id', idSchema) id: string,
+    @ValidParam('toolCallId', toolCallIdSchema) toolCallId: string,
+    @ValidQuery(adminReadToolResultQuery) query: z.output<typeof adminReadToolResultQuery>,
+  ): Promise<ToolResultPageJson> {
+    return this.sessions.readToolResult(withQueryReason(context, query.reason), id, toolCallId, query);
   }
 }

@@ -4,10 +4,21 @@ import { auditActions } from '../audit/audit-actions';
 import { listingFilter } from '../audit/audit-context';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
-import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
+import {
+  DEFAULT_TOOL_RESULT_PAGE_CHARACTERS,
+  type MessageJson,
+  type SessionJson,
+  type ToolResultPageJson,
+} from '@agentdesk/api-contract';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { toMessageJson, toSessionJson } from '../sessions/session-json';
 import type { Page, Repositories } from '@agentdesk/storage';
-import type { adminListSessionsAuditedQuery, adminReadSessionQuery } from './admin-inputs';
+import type {
+  adminListSessionsAuditedQuery,
+  adminReadSessionQuery,
+  adminReadToolResultQuery,
+} from './admin-inputs';
+import { pageOfText } from './tool-result-page';
 
 /** A session with one page of its transcript. */
 export interface SessionWithMessages {
@@ -74,5 +85,34 @@ export class AdminSessionsService {
     });
     await this.audit.recordRead(context, auditActions.sessionMessagesRead, session);
     return { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor };
+  }
+
+  /**
+   * A page of the full output of one tool call, as the tool returned it. The session and the tool
+   * call are both in the query (`WHERE session_id = ? AND tool_call_id = ?`), so a call id of another
+   * session answers 404 like a missing one.
+   */
+  async readToolResult(
+    context: AuditContext,
+    sessionId: string,
+    toolCallId: string,
+    query: z.output<typeof adminReadToolResultQuery>,
+  ): Promise<ToolResultPageJson> {
+    const session = await this.repositories.sessions.getForAdmin(sessionId);
+    const stored = await this.repositories.toolResults.getForAdmin(sessionId, toolCallId);
+    const offset = query.offset ?? 0;
+    if (offset > stored.content.length)
+      throw new ApiError(
+        ApiErrorCode.ValidationFailed,
+        `query parameter offset: must be at most ${stored.content.length} (the length of this tool result)`,
+      );
+    const page = pageOfText(stored.content, offset, query.limit ?? DEFAULT_TOOL_RESULT_PAGE_CHARACTERS);
+    await this.audit.recordRead(context, auditActions.sessionToolResultRead, session);
+    return {
+      sessionId,
+      toolCallId,
+      ...page,
+      createdAt: stored.createdAt.toISOString(),
+    };
   }
 }

@@ -4,6 +4,8 @@ export const auditActions = {
   sessionRead: 'admin.session.read',
   /** An admin or viewer read another user's transcript page. */
   sessionMessagesRead: 'admin.session.messages.read',
+  /** An admin or viewer read a page of the full stored output of a tool call in another user's session. */
+  sessionToolResultRead: 'admin.session.tool-result.read',
   /** An admin or viewer listed sessions beyond their own (details: filter and count). */
   sessionsList: 'admin.sessions.list',
   /** An admin or viewer listed users (details: filter and count). */

@@ -1,6 +1,11 @@
 export { SessionPage } from './components/session-page';
 export { formatDateTime, formatDuration, formatTokens, prettyArguments } from './format';
 export {
+  handleMessagesPage,
+  handleToolResultPage,
+  handleTranscriptExport,
+} from './server/transcript-handlers';
+export {
   buildTurns,
   transcriptTotals,
   type ToolExchange,

@@ -52,6 +52,13 @@ export interface TranscriptTotals {
   toolCalls: number;
   compressions: number;
   usage: TokenUsageJson;
+  /** Turns still running (a message is pending). */
+  runningTurns: number;
+  /** Sum of the finished turns' durations (user message to last finished message). */
+  latencyTotalMs: number;
+  /** Mean and slowest finished turn; undefined when no turn has finished. */
+  latencyAverageMs: number | undefined;
+  latencySlowestMs: number | undefined;
 }
 
 const zeroUsage = (): TokenUsageJson => ({ input: 0, output: 0, thinking: 0, cached: 0 });
@@ -191,7 +198,15 @@ export function transcriptTotals(turns: readonly Turn[]): TranscriptTotals {
       compressions += entry.compressionEvents.length + entry.unreadableCompressionEvents.length;
     }
   }
+  const durations = turns
+    .map((turn) => turn.durationMs)
+    .filter((duration): duration is number => duration !== undefined);
+  const latencyTotalMs = durations.reduce((sum, duration) => sum + duration, 0);
   return {
+    runningTurns: turns.filter((turn) => turn.running).length,
+    latencyTotalMs,
+    latencyAverageMs: durations.length === 0 ? undefined : latencyTotalMs / durations.length,
+    latencySlowestMs: durations.length === 0 ? undefined : Math.max(...durations),
     turns: turns.filter((turn) => turn.number > 0).length,
     failedTurns: turns.filter((turn) => turn.failed).length,
     modelCalls: turns.reduce((sum, turn) => sum + turn.modelCalls, 0),

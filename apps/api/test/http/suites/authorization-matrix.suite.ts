@@ -22,7 +22,10 @@ import { startTestApi, type InjectResponse, type TestApi } from '../../support/t
  * route, whether it reaches only the effective user's data or anyone's, and which routes audit.
  */
 
-type Target = 'collection' | 'session' | 'api-key' | 'lab-run' | 'sandbox-build';
+type Target = 'collection' | 'session' | 'session-tool-result' | 'api-key' | 'lab-run' | 'sandbox-build';
+
+/** The tool call whose stored result a `session-tool-result` target holds (`:toolCallId` in the path). */
+const matrixToolCallId = 'call_matrix';
 
 interface RouteExpectation {
   readonly scope: Scope;
@@ -191,6 +194,14 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'session',
     success: 200,
     audit: { kind: 'session-read', action: 'admin.session.messages.read' },
+  },
+  'GET /v1/admin/sessions/:id/tool-results/:toolCallId': {
+    scope: 'messages:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'session-tool-result',
+    success: 200,
+    audit: { kind: 'session-read', action: 'admin.session.tool-result.read' },
   },
   'GET /v1/admin/users': {
     scope: 'users:read',
@@ -571,7 +582,7 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             const response = await test.api.app.inject({
               method: route.method as 'GET',
               url:
-                route.path.replace(':id', resource.id) +
+                route.path.replace(':id', resource.id).replace(':toolCallId', matrixToolCallId) +
                 (expectation.query === undefined ? '' : `?${expectation.query}`),
               headers,
               ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
@@ -717,6 +728,12 @@ async function prepareResource(
     return { id: key.stored.id, ownerUserId: owner.id };
   }
   const session = await createSession(fixtures.repositories, owner, 'matrix', 2);
+  if (target === 'session-tool-result')
+    await fixtures.repositories.toolResults.save(owner.id, {
+      sessionId: session.id,
+      toolCallId: matrixToolCallId,
+      content: 'the full output of the tool',
+    });
   return { id: session.id, ownerUserId: owner.id };
 }
 

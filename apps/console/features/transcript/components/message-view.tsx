@@ -9,11 +9,20 @@ import { UsageLine } from './usage-line';
 const roleNames = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool result' } as const;
 
 /** One message: who said it, the text, the tool calls as cards, compression and failure, raw JSON on demand. */
-export function MessageView({ entry }: { entry: TranscriptMessage }) {
+export function MessageView({
+  entry,
+  sessionId,
+  highlighted = false,
+}: {
+  entry: TranscriptMessage;
+  sessionId: string;
+  /** The message a link pointed at. */
+  highlighted?: boolean;
+}) {
   const { message } = entry;
   return (
     <article
-      className={`message message-${message.role} status-${message.status}`}
+      className={`message message-${message.role} status-${message.status}${highlighted ? ' message-highlighted' : ''}`}
       id={`message-${message.id}`}
       aria-label={`${roleNames[message.role]} message ${message.seq}`}
     >
@@ -27,6 +36,13 @@ export function MessageView({ entry }: { entry: TranscriptMessage }) {
           <span className={`badge badge-${message.status}`}>{message.status}</span>
         )}
         {message.usage !== null && <UsageLine usage={message.usage} />}
+        <a
+          className="message-link"
+          href={`#message-${message.id}`}
+          aria-label={`Link to message ${message.seq}`}
+        >
+          #
+        </a>
       </header>
       {entry.compressionEvents.map((event) => (
         <CompressionEventCard key={event.at + event.tokensBefore} event={event} />
@@ -58,7 +74,7 @@ export function MessageView({ entry }: { entry: TranscriptMessage }) {
         </div>
       )}
       {entry.toolExchanges.map((exchange) => (
-        <ToolCallCard key={exchange.call.id} exchange={exchange} />
+        <ToolCallCard key={exchange.call.id} exchange={exchange} sessionId={sessionId} />
       ))}
       {entry.unreadableToolCalls.length > 0 && (
         <RawJson value={entry.unreadableToolCalls} label="Tool calls this console cannot read" />

@@ -1,26 +1,21 @@
+import type { SessionWithMessagesJson } from '@agentdesk/api-contract';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { formatDateTime } from '../format';
-import {
-  MAX_TRANSCRIPT_MESSAGES,
-  readSessionTranscript,
-  type SessionTranscript,
-} from '../server/read-session';
-import { buildTurns, transcriptTotals } from '../transcript-model';
-import { TotalsPanel } from './totals-panel';
-import { TurnView } from './turn-view';
+import { readSessionFirstPage } from '../server/read-session';
+import { TranscriptView } from './transcript-view';
 
 /** Any user's session read like a conversation. */
 export async function SessionPage({ sessionId }: { sessionId: string }) {
   const signedIn = await requireSignIn();
-  let transcript: SessionTranscript | undefined;
+  let first: SessionWithMessagesJson | undefined;
   let failure: unknown;
   try {
-    transcript = await readSessionTranscript(signedIn.apiKey, sessionId);
+    first = await readSessionFirstPage(signedIn.apiKey, sessionId);
   } catch (error) {
     failure = error;
   }
-  if (transcript === undefined)
+  if (first === undefined)
     return (
       <ConsoleShell signedIn={signedIn} current="/sessions">
         <p>
@@ -31,9 +26,9 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
       </ConsoleShell>
     );
 
-  const { session, messages, incomplete } = transcript;
-  const turns = buildTurns(messages);
+  const { session } = first;
   const othersSession = session.ownerUserId !== signedIn.identity.userId;
+  const exportPath = `/sessions/${encodeURIComponent(session.id)}/export`;
   return (
     <ConsoleShell signedIn={signedIn} current="/sessions">
       <p>
@@ -64,23 +59,22 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
           <dd>{formatDateTime(session.createdAt)}</dd>
         </div>
       </dl>
+      <p className="session-exports">
+        Export the transcript:{' '}
+        <a href={`${exportPath}?format=json`} download>
+          JSON
+        </a>{' '}
+        ·{' '}
+        <a href={`${exportPath}?format=markdown`} download>
+          Markdown
+        </a>
+      </p>
       {othersSession && (
         <p className="notice" role="note">
           This session belongs to another user: opening it was recorded in the audit log under your name.
         </p>
       )}
-      <TotalsPanel totals={transcriptTotals(turns)} />
-      {incomplete && (
-        <p className="notice" role="note">
-          This transcript is longer than {MAX_TRANSCRIPT_MESSAGES.toLocaleString('en-US')} messages: only the
-          first ones are shown.
-        </p>
-      )}
-      {turns.length === 0 ? (
-        <p className="empty">This session has no messages yet.</p>
-      ) : (
-        turns.map((turn) => <TurnView key={turn.number} turn={turn} />)
-      )}
+      <TranscriptView sessionId={session.id} firstPage={first.messages} />
     </ConsoleShell>
   );
 }

@@ -1,10 +1,11 @@
 import { prettyArguments } from '../format';
 import type { ToolExchange } from '../transcript-model';
+import { FullToolResult } from './full-tool-result';
 import { LongText } from './long-text';
 import { RawJson } from './raw-json';
 
 /** A tool call as a card: its arguments, its result (long results collapsed), the raw records behind a toggle. */
-export function ToolCallCard({ exchange }: { exchange: ToolExchange }) {
+export function ToolCallCard({ exchange, sessionId }: { exchange: ToolExchange; sessionId: string }) {
   const { call, result, resultText, resultIsError } = exchange;
   const state = result === undefined ? 'no result' : resultIsError ? 'error' : 'ok';
   return (
@@ -26,6 +27,7 @@ export function ToolCallCard({ exchange }: { exchange: ToolExchange }) {
       ) : (
         <LongText text={resultText} label="result" />
       )}
+      {result !== undefined && <FullToolResult sessionId={sessionId} toolCallId={call.id} />}
       <RawJson value={{ call, result: result ?? null }} label="Raw JSON of the call and its result" />
     </article>
   );

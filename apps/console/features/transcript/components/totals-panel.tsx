@@ -1,11 +1,12 @@
 import type { TranscriptTotals } from '../transcript-model';
-import { formatTokens } from '../format';
+import { formatDuration, formatTokens } from '../format';
 
-/** The session at a glance: turns, failures, calls and tokens by kind. */
-export function TotalsPanel({ totals }: { totals: TranscriptTotals }) {
+/** The session at a glance: turns, failures, latency, calls and tokens by kind. */
+export function TotalsPanel({ totals, complete }: { totals: TranscriptTotals; complete: boolean }) {
   const figures: [string, string][] = [
     ['Turns', String(totals.turns)],
     ['Failed turns', String(totals.failedTurns)],
+    ['Running turns', String(totals.runningTurns)],
     ['Model calls', String(totals.modelCalls)],
     ['Tool calls', String(totals.toolCalls)],
     ['Compressions', String(totals.compressions)],
@@ -13,9 +14,15 @@ export function TotalsPanel({ totals }: { totals: TranscriptTotals }) {
     ['Output tokens', formatTokens(totals.usage.output)],
     ['Thinking tokens', formatTokens(totals.usage.thinking)],
     ['Cached tokens', formatTokens(totals.usage.cached)],
+    ['Total latency', formatDuration(totals.latencyTotalMs)],
+    [
+      'Mean turn latency',
+      totals.latencyAverageMs === undefined ? '—' : formatDuration(totals.latencyAverageMs),
+    ],
+    ['Slowest turn', totals.latencySlowestMs === undefined ? '—' : formatDuration(totals.latencySlowestMs)],
   ];
   return (
-    <section aria-label="Session totals" className="totals">
+    <section aria-label="Session totals" className="totals" aria-busy={!complete}>
       <dl>
         {figures.map(([name, value]) => (
           <div key={name}>
@@ -24,6 +31,7 @@ export function TotalsPanel({ totals }: { totals: TranscriptTotals }) {
           </div>
         ))}
       </dl>
+      {!complete && <p className="muted">Totals so far: the rest of the transcript is loading.</p>}
     </section>
   );
 }

@@ -2,52 +2,86 @@ import {
   pageJsonSchema,
   messageJsonSchema,
   sessionWithMessagesJsonSchema,
+  toolResultPageJsonSchema,
   type MessageJson,
+  type PageJson,
   type SessionJson,
+  type SessionWithMessagesJson,
+  type ToolResultPageJson,
 } from '@agentdesk/api-contract';
 import { getFromApi } from '../../api-client';
 
 /** The API's largest transcript page. */
-const MESSAGE_PAGE_SIZE = 500;
-/** Read at most this many messages per view; a longer transcript says where it stops. */
-export const MAX_TRANSCRIPT_MESSAGES = 2_000;
+export const MESSAGE_PAGE_SIZE = 500;
+/** Characters of a stored tool result per page on screen: a long read stays light for the browser. */
+export const TOOL_RESULT_PAGE_CHARACTERS = 10_000;
+/** An export reads at most this many messages; a longer transcript says where it stops. */
+export const MAX_EXPORTED_MESSAGES = 50_000;
+/** Why the console reads a transcript: what the audit log records. */
+const AUDIT_REASON = 'console: transcript view';
 
 const messagesPageSchema = pageJsonSchema(messageJsonSchema);
+
+const sessionPath = (sessionId: string) => `/v1/admin/sessions/${encodeURIComponent(sessionId)}`;
+
+/**
+ * Any user's session and the first page of its transcript through the admin routes (the API audits
+ * the read when the session is another user's). The page reads the rest progressively.
+ */
+export function readSessionFirstPage(apiKey: string, sessionId: string): Promise<SessionWithMessagesJson> {
+  return getFromApi(
+    apiKey,
+    sessionPath(sessionId),
+    { limit: String(MESSAGE_PAGE_SIZE), reason: AUDIT_REASON },
+    sessionWithMessagesJsonSchema,
+  );
+}
+
+/** One keyset page of a transcript, after `cursor` (from the start when null). */
+export function readMessagesPage(
+  apiKey: string,
+  sessionId: string,
+  cursor: string | null,
+): Promise<PageJson<MessageJson>> {
+  return getFromApi(
+    apiKey,
+    `${sessionPath(sessionId)}/messages`,
+    { limit: String(MESSAGE_PAGE_SIZE), cursor: cursor ?? undefined, reason: AUDIT_REASON },
+    messagesPageSchema,
+  );
+}
+
+/** One page of the full stored output of a tool call. */
+export function readToolResultPage(
+  apiKey: string,
+  sessionId: string,
+  toolCallId: string,
+  offset: number,
+): Promise<ToolResultPageJson> {
+  return getFromApi(
+    apiKey,
+    `${sessionPath(sessionId)}/tool-results/${encodeURIComponent(toolCallId)}`,
+    { offset: String(offset), limit: String(TOOL_RESULT_PAGE_CHARACTERS), reason: AUDIT_REASON },
+    toolResultPageJsonSchema,
+  );
+}
 
 export interface SessionTranscript {
   session: SessionJson;
   messages: MessageJson[];
-  /** True when the transcript has more messages than this view read. */
+  /** True when the transcript has more messages than were read. */
   incomplete: boolean;
 }
 
-/**
- * Any user's session and its transcript through the admin routes (the API audits the read when the
- * session is another user's), following the API's cursor page by page.
- */
-export async function readSessionTranscript(apiKey: string, sessionId: string): Promise<SessionTranscript> {
-  const path = `/v1/admin/sessions/${encodeURIComponent(sessionId)}`;
-  const first = await getFromApi(
-    apiKey,
-    path,
-    { limit: String(MESSAGE_PAGE_SIZE), reason: 'console: transcript view' },
-    sessionWithMessagesJsonSchema,
-  );
+/** The session and its whole transcript (up to {@link MAX_EXPORTED_MESSAGES}), following the cursor. */
+export async function readWholeTranscript(apiKey: string, sessionId: string): Promise<SessionTranscript> {
+  const first = await readSessionFirstPage(apiKey, sessionId);
   const messages = [...first.messages.items];
   let cursor = first.messages.nextCursor;
-  while (cursor !== null && messages.length < MAX_TRANSCRIPT_MESSAGES) {
-    const page = await getFromApi(
-      apiKey,
-      `${path}/messages`,
-      { limit: String(MESSAGE_PAGE_SIZE), cursor, reason: 'console: transcript view' },
-      messagesPageSchema,
-    );
+  while (cursor !== null && messages.length < MAX_EXPORTED_MESSAGES) {
+    const page = await readMessagesPage(apiKey, sessionId, cursor);
     messages.push(...page.items);
     cursor = page.nextCursor;
   }
-  return {
-    session: first.session,
-    messages: messages.slice(0, MAX_TRANSCRIPT_MESSAGES),
-    incomplete: cursor !== null,
-  };
+  return { session: first.session, messages, incomplete: cursor !== null };
 }

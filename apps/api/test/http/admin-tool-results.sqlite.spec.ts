@@ -1,0 +1,3 @@
+import { describeAdminToolResults } from './suites/admin-tool-results.suite';
+
+describeAdminToolResults('sqlite');

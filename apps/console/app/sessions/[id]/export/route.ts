@@ -1,0 +1,4 @@
+import { handleTranscriptExport } from '../../../../features/transcript';
+
+export const dynamic = 'force-dynamic';
+export const GET = handleTranscriptExport;

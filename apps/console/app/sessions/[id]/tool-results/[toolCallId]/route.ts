@@ -1,0 +1,4 @@
+import { handleToolResultPage } from '../../../../../features/transcript';
+
+export const dynamic = 'force-dynamic';
+export const GET = handleToolResultPage;
