@@ -1,15 +1,21 @@
 // Installs dependencies on a fresh clone so `npm test` / `npm start` work with no prior step.
-// Re-installs when package-lock.json changed since the last install.
+// Re-installs only when package-lock.json's content differs from the one last installed (a
+// content hash, not timestamps: a fresh checkout or a git worktree sharing node_modules has a new
+// file time and the same lock).
 import { execSync } from 'node:child_process';
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 
-const marker = 'node_modules/.package-lock.json';
-// A symlinked node_modules belongs to another checkout (a git worktree): `npm ci` would empty it there.
+const installedLockHash = 'node_modules/.agentdesk-lock-sha256';
+const lockHash = createHash('sha256').update(readFileSync('package-lock.json')).digest('hex');
+// A symlinked node_modules belongs to another checkout: `npm ci` would empty it there.
 const borrowed = existsSync('node_modules') && lstatSync('node_modules').isSymbolicLink();
-const needsInstall =
-  (!borrowed && !existsSync(marker)) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs;
+const installed = existsSync(installedLockHash) ? readFileSync(installedLockHash, 'utf8').trim() : undefined;
 
-if (needsInstall) {
-  console.log('[ensure-deps] node_modules missing or stale: running npm ci');
+if (!borrowed && installed !== lockHash) {
+  console.log(
+    '[ensure-deps] node_modules missing or installed from another package-lock.json: running npm ci',
+  );
   execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  writeFileSync(installedLockHash, `${lockHash}\n`);
 }
