@@ -34,6 +34,15 @@ export interface AuditListFilter {
   readonly before?: Date;
 }
 
+/** Which record `hasRecordSince` looks for. */
+export interface AuditRecordQuery {
+  readonly actorPrincipalId: string;
+  readonly action: string;
+  readonly sessionId: string;
+  /** Records at or after this moment count. */
+  readonly since: Date;
+}
+
 /** The append-only audit log: there is no update or delete method on purpose. */
 export class AuditRepository {
   constructor(private readonly context: RepositoryContext) {}
@@ -59,6 +68,24 @@ export class AuditRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toAuditEntry(row);
+  }
+
+  /**
+   * Whether this principal has a record of this action on this session at or after `since`.
+   * Answered by the `(actor_principal_id, session_id, action, at)` index, so it stays one index
+   * probe however long the log grows; it reads the shared database, so every replica sees it.
+   */
+  async hasRecordSince(query: AuditRecordQuery): Promise<boolean> {
+    const row = await this.context.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_principal_id', '=', query.actorPrincipalId)
+      .where('session_id', '=', query.sessionId)
+      .where('action', '=', query.action)
+      .where('at', '>=', query.since.getTime())
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Records, newest first (admin only). */
