@@ -88,6 +88,11 @@ export class AuditRepository {
     return row !== undefined;
   }
 
+  /** `hasRecordSince` with `since` = the repository clock's now minus `windowMs`. */
+  hasRecordWithin(query: Omit<AuditRecordQuery, 'since'>, windowMs: number): Promise<boolean> {
+    return this.hasRecordSince({ ...query, since: new Date(this.context.clock() - windowMs) });
+  }
+
   /** Records, newest first (admin only). */
   async list(filter: AuditListFilter = {}, page: PageRequest = {}): Promise<Page<AuditEntry>> {
     const limit = clampPageSize(page.limit);

@@ -116,6 +116,10 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
       await audit.append({ actorPrincipalId: 'u-admin', action: 'admin.session.read', sessionId: 's-1' });
       expect(await audit.hasRecordSince({ ...asked, since: new Date(start + 10_000) })).toBe(true);
       expect(await audit.hasRecordSince({ ...asked, since: new Date(start + 10_001) })).toBe(false);
+      // Within a window measured back from the repository clock's now (start + 10 000).
+      database.clock.advance(5_000);
+      expect(await audit.hasRecordWithin(asked, 5_000)).toBe(true);
+      expect(await audit.hasRecordWithin(asked, 4_999)).toBe(false);
     });
   });
 }
