@@ -23,22 +23,18 @@ export function describeAdminSessionFiltersAndReadAudit(engine: Engine): void {
   describe(`admin session filters and read-audit de-duplication (${engine})`, () => {
     let test: TestApi;
     let alice: User;
+    let root: User;
+    let qa: User;
     let adminKey: IssuedKey;
     let viewerKey: IssuedKey;
 
     beforeEach(async () => {
       test = await startTestApi(engine);
       alice = await createLocalUser(test.api.repositories, 'alice');
-      adminKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'root'),
-        'admin',
-      );
-      viewerKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'qa'),
-        'viewer',
-      );
+      root = await createLocalUser(test.api.repositories, 'root');
+      qa = await createLocalUser(test.api.repositories, 'qa');
+      adminKey = await issueUserKey(test.api.repositories, root, 'admin');
+      viewerKey = await issueUserKey(test.api.repositories, qa, 'viewer');
     });
     afterEach(async () => {
       await test.close();
@@ -135,8 +131,8 @@ export function describeAdminSessionFiltersAndReadAudit(engine: Engine): void {
         (await repositories.audit.list({ sessionId }, { limit: 100 })).items
           .map((record) => [record.action, record.actorPrincipalId] as const)
           .reverse();
-      const admin = adminKey.stored.ownerUserId;
-      const viewer = viewerKey.stored.ownerUserId;
+      const admin = root.id;
+      const viewer = qa.id;
 
       // The console polls once a second while a turn runs.
       for (let poll = 0; poll < 5; poll += 1) {
