@@ -46,8 +46,9 @@ export class CrossUserAudit {
 
   /**
    * Records a read of another user's session, de-duplicated: when the same principal already has a
-   * record of the same action on the same session within `CROSS_USER_READ_DEDUP_WINDOW_MS`, no new
-   * record is written (that record already says this principal read this session then). The check
+   * record of the same action on the same session, with the same reason, within
+   * `CROSS_USER_READ_DEDUP_WINDOW_MS`, no new record is written (that record already says this
+   * principal read this session then, and why). A new stated reason is a new act: it is recorded. The check
    * asks the audit table itself (indexed on actor, session, action, time), so it holds across API
    * replicas; two reads racing past the check may both write, which errs towards more records,
    * never fewer. Listings (each filter shows different data) and mutations are never de-duplicated.
@@ -57,7 +58,12 @@ export class CrossUserAudit {
     // Ownership without the admin shortcut: the question is whose data this is, not whether access is allowed.
     if (isOwner(session.ownerUserId, context.principal.id)) return false;
     const alreadyRecorded = await this.repositories.audit.hasRecordWithin(
-      { actorPrincipalId: context.principal.id, action, sessionId: session.id },
+      {
+        actorPrincipalId: context.principal.id,
+        action,
+        sessionId: session.id,
+        reason: context.reason ?? null,
+      },
       CROSS_USER_READ_DEDUP_WINDOW_MS,
     );
     if (alreadyRecorded) return false;

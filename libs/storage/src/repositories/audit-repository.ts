@@ -39,6 +39,8 @@ export interface AuditRecordQuery {
   readonly actorPrincipalId: string;
   readonly action: string;
   readonly sessionId: string;
+  /** The reason the record gives (`null`: none); a read for another stated reason is another act. */
+  readonly reason: string | null;
   /** Records at or after this moment count. */
   readonly since: Date;
 }
@@ -71,9 +73,10 @@ export class AuditRepository {
   }
 
   /**
-   * Whether this principal has a record of this action on this session at or after `since`.
-   * Answered by the `(actor_principal_id, session_id, action, at)` index, so it stays one index
-   * probe however long the log grows; it reads the shared database, so every replica sees it.
+   * Whether this principal has a record of this action on this session, with this reason, at or
+   * after `since`. Answered by the `(actor_principal_id, session_id, action, at)` index (the reason
+   * is checked on the few rows it finds), so it stays one index probe however long the log grows;
+   * it reads the shared database, so every replica sees it.
    */
   async hasRecordSince(query: AuditRecordQuery): Promise<boolean> {
     const row = await this.context.db
@@ -83,6 +86,7 @@ export class AuditRepository {
       .where('session_id', '=', query.sessionId)
       .where('action', '=', query.action)
       .where('at', '>=', query.since.getTime())
+      .where((eb) => (query.reason === null ? eb('reason', 'is', null) : eb('reason', '=', query.reason)))
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;

@@ -95,7 +95,12 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
       const { audit } = database.repositories;
       const start = database.clock.now();
       await audit.append({ actorPrincipalId: 'u-admin', action: 'admin.session.read', sessionId: 's-1' });
-      const asked = { actorPrincipalId: 'u-admin', action: 'admin.session.read', sessionId: 's-1' };
+      const asked = {
+        actorPrincipalId: 'u-admin',
+        action: 'admin.session.read',
+        sessionId: 's-1',
+        reason: null,
+      };
       expect(await audit.hasRecordSince({ ...asked, since: new Date(start) })).toBe(true);
       expect(await audit.hasRecordSince({ ...asked, since: new Date(start - 1) })).toBe(true);
       expect(await audit.hasRecordSince({ ...asked, since: new Date(start + 1) })).toBe(false);
@@ -111,6 +116,19 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         }),
       ).toBe(false);
       expect(await audit.hasRecordSince({ ...asked, sessionId: 's-2', since: new Date(start) })).toBe(false);
+      expect(await audit.hasRecordSince({ ...asked, reason: 'ticket 7', since: new Date(start) })).toBe(
+        false,
+      );
+      await audit.append({
+        actorPrincipalId: 'u-admin',
+        action: 'admin.session.read',
+        sessionId: 's-1',
+        reason: 'ticket 7',
+      });
+      expect(await audit.hasRecordSince({ ...asked, reason: 'ticket 7', since: new Date(start) })).toBe(true);
+      expect(await audit.hasRecordSince({ ...asked, reason: 'ticket 8', since: new Date(start) })).toBe(
+        false,
+      );
       // A later record of the same kind is found from a later moment.
       database.clock.advance(10_000);
       await audit.append({ actorPrincipalId: 'u-admin', action: 'admin.session.read', sessionId: 's-1' });

@@ -153,6 +153,15 @@ export function describeAdminSessionFiltersAndReadAudit(engine: Engine): void {
       ]);
       expect(await recordsOf(other.id)).toEqual([['admin.session.messages.read', admin]]);
 
+      // A read for another stated reason is recorded with it; the same reason again is not.
+      await read(`/v1/admin/sessions/${other.id}/messages?reason=ticket%2042`, adminKey);
+      await read(`/v1/admin/sessions/${other.id}/messages?reason=ticket%2042`, adminKey);
+      expect(
+        (await repositories.audit.list({ sessionId: other.id })).items
+          .map((record) => record.reason)
+          .reverse(),
+      ).toEqual([null, 'ticket 42']);
+
       // Just inside the window (measured from the first record): still one record.
       const first = (
         await repositories.audit.list({
