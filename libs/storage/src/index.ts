@@ -58,7 +58,12 @@ export {
   type MessageSearchHit,
 } from './repositories/message-search-repository';
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
-export { AuditRepository, type AuditListFilter, type NewAuditEntry } from './repositories/audit-repository';
+export {
+  AuditRepository,
+  type AuditListFilter,
+  type AuditRecordQuery,
+  type NewAuditEntry,
+} from './repositories/audit-repository';
 export {
   TurnsRepository,
   interruptedTurnError,

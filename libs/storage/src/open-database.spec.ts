@@ -55,6 +55,7 @@ describe('openDatabase on SQLite', () => {
         '0004-audit-client-request-id',
         '0005-sandbox-builds',
         '0006-message-search',
+        '0007-session-filters-audit-dedup',
       ]);
     } finally {
       await database.destroy();
@@ -72,6 +73,7 @@ describe('openDatabase on SQLite', () => {
         '0004-audit-client-request-id',
         '0005-sandbox-builds',
         '0006-message-search',
+        '0007-session-filters-audit-dedup',
       ]);
     } finally {
       await database.destroy();

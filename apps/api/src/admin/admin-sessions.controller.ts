@@ -44,7 +44,7 @@ export class AdminSessionsController {
   @RequireScope('sessions:read-any')
   @ApiOperation({
     summary:
-      'List every user’s sessions (filter by user, status, dates, label text; audited unless filtered to your own user)',
+      'List every user’s sessions (filter by user, portal, model, status, dates, label text; audited unless filtered to your own user)',
   })
   @Returns(200, pageJsonSchema(sessionJsonSchema), 'One page of sessions')
   list(

@@ -41,6 +41,8 @@ export class AdminSessionsService {
     const page = await this.repositories.sessions.listAllSessionsForAdmin(
       {
         ...(query.userId === undefined ? {} : { ownerUserId: query.userId }),
+        ...(query.portalId === undefined ? {} : { portalId: query.portalId }),
+        ...(query.model === undefined ? {} : { model: query.model }),
         ...(query.status === undefined ? {} : { status: query.status }),
         ...(query.createdFrom === undefined ? {} : { createdFrom: query.createdFrom }),
         ...(query.createdBefore === undefined ? {} : { createdBefore: query.createdBefore }),

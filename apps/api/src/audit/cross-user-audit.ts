@@ -26,6 +26,13 @@ export interface ListingShown {
 }
 
 /**
+ * How long one record stands for repeated reads of the same session by the same principal with the
+ * same action. The console's Session page polls once a second while a turn runs; without this,
+ * each poll would write a record, drowning the log in copies of one act of reading.
+ */
+export const CROSS_USER_READ_DEDUP_WINDOW_MS = 5 * 60 * 1000;
+
+/**
  * Writes the audit record of a cross-user read, and only of a cross-user read: reading one's own
  * data through an admin route is not audited. Called after the data was read and before it is
  * returned, so a failed read leaves no record and a failed write returns no data.
@@ -37,10 +44,29 @@ export class CrossUserAudit {
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {}
 
-  /** @returns whether a record was written */
+  /**
+   * Records a read of another user's session, de-duplicated: when the same principal already has a
+   * record of the same action on the same session, with the same reason, within
+   * `CROSS_USER_READ_DEDUP_WINDOW_MS`, no new record is written (that record already says this
+   * principal read this session then, and why). A new stated reason is a new act: it is recorded. The check
+   * asks the audit table itself (indexed on actor, session, action, time), so it holds across API
+   * replicas; two reads racing past the check may both write, which errs towards more records,
+   * never fewer. Listings (each filter shows different data) and mutations are never de-duplicated.
+   * @returns whether a record was written
+   */
   async recordRead(context: AuditContext, action: AuditAction, session: Session): Promise<boolean> {
     // Ownership without the admin shortcut: the question is whose data this is, not whether access is allowed.
     if (isOwner(session.ownerUserId, context.principal.id)) return false;
+    const alreadyRecorded = await this.repositories.audit.hasRecordWithin(
+      {
+        actorPrincipalId: context.principal.id,
+        action,
+        sessionId: session.id,
+        reason: context.reason ?? null,
+      },
+      CROSS_USER_READ_DEDUP_WINDOW_MS,
+    );
+    if (alreadyRecorded) return false;
     await this.append(context, action, { targetUserId: session.ownerUserId, sessionId: session.id });
     return true;
   }

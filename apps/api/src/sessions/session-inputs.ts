@@ -55,9 +55,17 @@ const sessionFilters = {
 /** `GET /v1/sessions` query. */
 export const listSessionsQuery = z.object(sessionFilters).strict();
 
-/** `GET /v1/admin/sessions` query: the same filters plus the owner. */
+/** An exact-match filter value: one line, not empty (an empty filter is left out, not sent). */
+const exactFilter = (maxLength: number) => singleLineText(maxLength).min(1, { error: 'must not be empty' });
+
+/** `GET /v1/admin/sessions` query: the same filters plus the owner, the owner's portal and the model. */
 export const adminListSessionsQuery = z
-  .object({ ...sessionFilters, userId: singleLineText(64).optional() })
+  .object({
+    ...sessionFilters,
+    userId: singleLineText(64).optional(),
+    portalId: exactFilter(200).optional(),
+    model: exactFilter(200).optional(),
+  })
   .strict();
 
 /** Transcript pages. */

@@ -10,6 +10,8 @@ describe('session filters in the URL', () => {
   it('reads every filter the admin listing supports', () => {
     const { filters, problems } = parseSessionFilters({
       user: ' 0190a0c0-0000-7000-8000-000000000001 ',
+      portal: ' acme ',
+      model: 'gpt-4o',
       status: 'closed',
       label: 'invoice',
       from: '2026-01-01',
@@ -19,6 +21,8 @@ describe('session filters in the URL', () => {
     expect(problems).toEqual([]);
     expect(filters).toEqual({
       user: '0190a0c0-0000-7000-8000-000000000001',
+      portal: 'acme',
+      model: 'gpt-4o',
       status: 'closed',
       label: 'invoice',
       from: '2026-01-01',
@@ -28,7 +32,9 @@ describe('session filters in the URL', () => {
   });
 
   it('ignores empty fields, as an unfilled form sends them', () => {
-    expect(parseSessionFilters({ user: '', label: '  ', status: '', from: '' })).toEqual({
+    expect(
+      parseSessionFilters({ user: '', portal: ' ', model: '', label: '  ', status: '', from: '' }),
+    ).toEqual({
       filters: {},
       problems: [],
     });
@@ -54,8 +60,15 @@ describe('session filters in the URL', () => {
   });
 
   it('names the API’s query fields for the page’s filters', () => {
-    expect(toAdminListQuery({ user: 'u1', status: 'open', label: 'x', cursor: 'c' }, 10)).toEqual({
+    expect(
+      toAdminListQuery(
+        { user: 'u1', portal: 'acme', model: 'gpt-4o', status: 'open', label: 'x', cursor: 'c' },
+        10,
+      ),
+    ).toEqual({
       userId: 'u1',
+      portalId: 'acme',
+      model: 'gpt-4o',
       status: 'open',
       label: 'x',
       createdFrom: undefined,
@@ -77,6 +90,8 @@ describe('session filters in the URL', () => {
     const filters: fc.Arbitrary<SessionFilters> = fc.record(
       {
         user: text,
+        portal: text,
+        model: text,
         status: fc.constantFrom('open' as const, 'closed' as const),
         label: text,
         from: day,
@@ -92,6 +107,14 @@ describe('session filters in the URL', () => {
         expect(parsed.filters).toEqual(original);
       }),
     );
+  });
+
+  it('keeps portal and model in the link to the next page', () => {
+    expect(paramsOf(sessionsHref({ portal: 'acme', model: 'gpt-4o' }, { cursor: 'next' }))).toEqual({
+      portal: 'acme',
+      model: 'gpt-4o',
+      cursor: 'next',
+    });
   });
 
   it('drops a filter when a link changes it to undefined (the first page drops the cursor)', () => {

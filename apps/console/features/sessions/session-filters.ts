@@ -6,6 +6,10 @@
 export interface SessionFilters {
   /** The owner's user id. */
   user?: string;
+  /** The owner's portal id (exact). */
+  portal?: string;
+  /** The session's model (exact). */
+  model?: string;
   status?: 'open' | 'closed';
   /** Text the label contains. */
   label?: string;
@@ -43,6 +47,10 @@ export function parseSessionFilters(params: SearchParams): ParsedFilters {
   const problems: string[] = [];
   const user = single(params, 'user');
   if (user !== undefined) filters.user = user;
+  const portal = single(params, 'portal');
+  if (portal !== undefined) filters.portal = portal;
+  const model = single(params, 'model');
+  if (model !== undefined) filters.model = model;
   const label = single(params, 'label');
   if (label !== undefined) filters.label = label;
   const cursor = single(params, 'cursor');
@@ -75,6 +83,8 @@ export function toAdminListQuery(
 ): Record<string, string | undefined> {
   return {
     userId: filters.user,
+    portalId: filters.portal,
+    model: filters.model,
     status: filters.status,
     label: filters.label,
     createdFrom: filters.from === undefined ? undefined : `${filters.from}T00:00:00.000Z`,
@@ -88,7 +98,7 @@ export function toAdminListQuery(
 export function sessionsHref(filters: SessionFilters, changes: Partial<SessionFilters> = {}): string {
   const merged = { ...filters, ...changes };
   const query = new URLSearchParams();
-  for (const name of ['user', 'status', 'label', 'from', 'to', 'cursor'] as const) {
+  for (const name of ['user', 'portal', 'model', 'status', 'label', 'from', 'to', 'cursor'] as const) {
     const value = merged[name];
     if (value !== undefined) query.set(name, value);
   }

@@ -6,6 +6,7 @@ import { idempotencyFingerprints } from './0003-idempotency-fingerprints';
 import { auditClientRequestId } from './0004-audit-client-request-id';
 import { sandboxBuilds } from './0005-sandbox-builds';
 import { messageSearch } from './0006-message-search';
+import { sessionFiltersAuditDedup } from './0007-session-filters-audit-dedup';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -19,6 +20,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0004-audit-client-request-id': auditClientRequestId(dialect),
     '0005-sandbox-builds': sandboxBuilds(dialect),
     '0006-message-search': messageSearch(dialect),
+    '0007-session-filters-audit-dedup': sessionFiltersAuditDedup(),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

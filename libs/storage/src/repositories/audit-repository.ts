@@ -34,6 +34,17 @@ export interface AuditListFilter {
   readonly before?: Date;
 }
 
+/** Which record `hasRecordSince` looks for. */
+export interface AuditRecordQuery {
+  readonly actorPrincipalId: string;
+  readonly action: string;
+  readonly sessionId: string;
+  /** The reason the record gives (`null`: none); a read for another stated reason is another act. */
+  readonly reason: string | null;
+  /** Records at or after this moment count. */
+  readonly since: Date;
+}
+
 /** The append-only audit log: there is no update or delete method on purpose. */
 export class AuditRepository {
   constructor(private readonly context: RepositoryContext) {}
@@ -59,6 +70,31 @@ export class AuditRepository {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toAuditEntry(row);
+  }
+
+  /**
+   * Whether this principal has a record of this action on this session, with this reason, at or
+   * after `since`. Answered by the `(actor_principal_id, session_id, action, at)` index (the reason
+   * is checked on the few rows it finds), so it stays one index probe however long the log grows;
+   * it reads the shared database, so every replica sees it.
+   */
+  async hasRecordSince(query: AuditRecordQuery): Promise<boolean> {
+    const row = await this.context.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('actor_principal_id', '=', query.actorPrincipalId)
+      .where('session_id', '=', query.sessionId)
+      .where('action', '=', query.action)
+      .where('at', '>=', query.since.getTime())
+      .where((eb) => (query.reason === null ? eb('reason', 'is', null) : eb('reason', '=', query.reason)))
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** `hasRecordSince` with `since` = the repository clock's now minus `windowMs`. */
+  hasRecordWithin(query: Omit<AuditRecordQuery, 'since'>, windowMs: number): Promise<boolean> {
+    return this.hasRecordSince({ ...query, since: new Date(this.context.clock() - windowMs) });
   }
 
   /** Records, newest first (admin only). */

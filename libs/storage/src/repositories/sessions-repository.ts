@@ -33,15 +33,24 @@ export interface SessionListFilter {
   readonly labelContains?: string;
 }
 
-/** Filters of the admin cross-user list: the owner's filters plus the owner itself. */
+/** Filters of the admin cross-user list: the owner's filters plus the owner, portal and model (exact). */
 export interface AdminSessionFilter extends SessionListFilter {
   readonly ownerUserId?: string;
+  /** The owner's portal (`sessions.portal_id`, copied from the owner when the session was made). */
+  readonly portalId?: string;
+  /** The session's model, exactly as stored. */
+  readonly model?: string;
 }
 
 // Owner scope is a required discriminant, so an owner-scoped call can never drop its WHERE.
 type ListScope =
   | { readonly kind: 'owner'; readonly ownerUserId: string }
-  | { readonly kind: 'admin'; readonly ownerUserId: string | undefined };
+  | {
+      readonly kind: 'admin';
+      readonly ownerUserId: string | undefined;
+      readonly portalId: string | undefined;
+      readonly model: string | undefined;
+    };
 
 /**
  * Sessions. Every owner method puts `owner_user_id = ?` in the statement itself, so a foreign
@@ -168,7 +177,11 @@ export class SessionsRepository {
 
   /** Every user's sessions, newest first, with optional filters (admin and viewer only). */
   listAllSessionsForAdmin(filter: AdminSessionFilter = {}, page: PageRequest = {}): Promise<Page<Session>> {
-    return this.list({ kind: 'admin', ownerUserId: filter.ownerUserId }, filter, page);
+    return this.list(
+      { kind: 'admin', ownerUserId: filter.ownerUserId, portalId: filter.portalId, model: filter.model },
+      filter,
+      page,
+    );
   }
 
   private async list(scope: ListScope, filter: SessionListFilter, page: PageRequest): Promise<Page<Session>> {
@@ -176,6 +189,10 @@ export class SessionsRepository {
 
     let query = this.context.db.selectFrom('sessions').selectAll();
     if (scope.ownerUserId !== undefined) query = query.where('owner_user_id', '=', scope.ownerUserId);
+    if (scope.kind === 'admin') {
+      if (scope.portalId !== undefined) query = query.where('portal_id', '=', scope.portalId);
+      if (scope.model !== undefined) query = query.where('model', '=', scope.model);
+    }
     if (status !== undefined) query = query.where('status', '=', status);
     if (createdFrom !== undefined) query = query.where('created_at', '>=', createdFrom.getTime());
     if (createdBefore !== undefined) query = query.where('created_at', '<', createdBefore.getTime());

@@ -89,5 +89,55 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         newestFirst.filter((entry) => entry.at.getTime() >= start + 1 && entry.at.getTime() < start + 3),
       );
     });
+
+    it('finds a record by actor, action and session since a moment, and nothing else', async () => {
+      const database = current();
+      const { audit } = database.repositories;
+      const start = database.clock.now();
+      await audit.append({ actorPrincipalId: 'u-admin', action: 'admin.session.read', sessionId: 's-1' });
+      const asked = {
+        actorPrincipalId: 'u-admin',
+        action: 'admin.session.read',
+        sessionId: 's-1',
+        reason: null,
+      };
+      expect(await audit.hasRecordSince({ ...asked, since: new Date(start) })).toBe(true);
+      expect(await audit.hasRecordSince({ ...asked, since: new Date(start - 1) })).toBe(true);
+      expect(await audit.hasRecordSince({ ...asked, since: new Date(start + 1) })).toBe(false);
+      // Each of the three keys must match.
+      expect(
+        await audit.hasRecordSince({ ...asked, actorPrincipalId: 'u-viewer', since: new Date(start) }),
+      ).toBe(false);
+      expect(
+        await audit.hasRecordSince({
+          ...asked,
+          action: 'admin.session.messages.read',
+          since: new Date(start),
+        }),
+      ).toBe(false);
+      expect(await audit.hasRecordSince({ ...asked, sessionId: 's-2', since: new Date(start) })).toBe(false);
+      expect(await audit.hasRecordSince({ ...asked, reason: 'ticket 7', since: new Date(start) })).toBe(
+        false,
+      );
+      await audit.append({
+        actorPrincipalId: 'u-admin',
+        action: 'admin.session.read',
+        sessionId: 's-1',
+        reason: 'ticket 7',
+      });
+      expect(await audit.hasRecordSince({ ...asked, reason: 'ticket 7', since: new Date(start) })).toBe(true);
+      expect(await audit.hasRecordSince({ ...asked, reason: 'ticket 8', since: new Date(start) })).toBe(
+        false,
+      );
+      // A later record of the same kind is found from a later moment.
+      database.clock.advance(10_000);
+      await audit.append({ actorPrincipalId: 'u-admin', action: 'admin.session.read', sessionId: 's-1' });
+      expect(await audit.hasRecordSince({ ...asked, since: new Date(start + 10_000) })).toBe(true);
+      expect(await audit.hasRecordSince({ ...asked, since: new Date(start + 10_001) })).toBe(false);
+      // Within a window measured back from the repository clock's now (start + 10 000).
+      database.clock.advance(5_000);
+      expect(await audit.hasRecordWithin(asked, 5_000)).toBe(true);
+      expect(await audit.hasRecordWithin(asked, 4_999)).toBe(false);
+    });
   });
 }

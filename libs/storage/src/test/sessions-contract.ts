@@ -197,6 +197,59 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
       ).toEqual([made[2]!.id]);
     });
 
+    it('admin lists filtered by portal and model exactly, newest first across pages', async () => {
+      const database = current();
+      const { sessions, users } = database.repositories;
+      const acme = await users.create({ portalId: 'acme', externalId: 'a1' });
+      const acmeToo = await users.create({ portalId: 'acme', externalId: 'a2' });
+      const globex = await users.create({ portalId: 'globex', externalId: 'g1' });
+      const staff = await createUser(database, 'staff');
+      const made: { id: string; portal: string | null; model: string | null }[] = [];
+      const specs = [
+        [acme, 'gpt-4o'],
+        [globex, 'gpt-4o'],
+        [acmeToo, 'claude-sonnet-4'],
+        [staff, 'gpt-4o'],
+        [acme, null],
+        [acmeToo, 'gpt-4o'],
+        [globex, 'GPT-4O'],
+        [acme, 'gpt-4o-mini'],
+      ] as const;
+      for (const [owner, model] of specs) {
+        database.clock.advance(1_000);
+        const session = await sessions.create({ ownerUserId: owner.id, model });
+        made.push({ id: session.id, portal: owner.portalId, model });
+      }
+      const newestFirst = [...made].reverse();
+      const walk = async (filter: Parameters<typeof sessions.listAllSessionsForAdmin>[0]) => {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: Awaited<ReturnType<typeof sessions.listAllSessionsForAdmin>> =
+            await sessions.listAllSessionsForAdmin(filter, { limit: 2, cursor });
+          ids.push(...page.items.map((session) => session.id));
+          cursor = page.nextCursor;
+        } while (cursor !== null);
+        return ids;
+      };
+      const expected = (keep: (session: (typeof made)[number]) => boolean) =>
+        newestFirst.filter(keep).map((session) => session.id);
+
+      expect(await walk({ portalId: 'acme' })).toEqual(expected((session) => session.portal === 'acme'));
+      expect(await walk({ model: 'gpt-4o' })).toEqual(expected((session) => session.model === 'gpt-4o'));
+      expect(await walk({ portalId: 'acme', model: 'gpt-4o' })).toEqual(
+        expected((session) => session.portal === 'acme' && session.model === 'gpt-4o'),
+      );
+      expect(await walk({ portalId: 'globex', ownerUserId: globex.id, model: 'GPT-4O' })).toEqual([
+        made[6]!.id,
+      ]);
+      // Exact: no prefix, substring or case folding.
+      expect(await walk({ portalId: 'acm' })).toEqual([]);
+      expect(await walk({ model: 'gpt' })).toEqual([]);
+      expect(await walk({ portalId: 'ACME' })).toEqual([]);
+      expect(await walk({ model: 'gpt-4o%' })).toEqual([]);
+    });
+
     it('caps the page size and rejects foreign cursors', async () => {
       const database = current();
       const { sessions } = database.repositories;

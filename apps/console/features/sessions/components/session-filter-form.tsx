@@ -9,6 +9,14 @@ export function SessionFilterForm({ filters }: { filters: SessionFilters }) {
         <input id="filter-user" name="user" defaultValue={filters.user ?? ''} spellCheck={false} />
       </div>
       <div className="field">
+        <label htmlFor="filter-portal">Portal id</label>
+        <input id="filter-portal" name="portal" defaultValue={filters.portal ?? ''} spellCheck={false} />
+      </div>
+      <div className="field">
+        <label htmlFor="filter-model">Model</label>
+        <input id="filter-model" name="model" defaultValue={filters.model ?? ''} spellCheck={false} />
+      </div>
+      <div className="field">
         <label htmlFor="filter-label">Label contains</label>
         <input id="filter-label" name="label" defaultValue={filters.label ?? ''} />
       </div>

@@ -1,0 +1,3 @@
+import { describeAdminSessionFiltersAndReadAudit } from './suites/admin-session-filters-and-read-audit.suite';
+
+describeAdminSessionFiltersAndReadAudit('sqlite');
