@@ -73,7 +73,8 @@ export function UsageChart({ layout, groupBy }: { layout: ChartLayout; groupBy: 
                   </rect>
                 );
               })}
-              {dayIndex % labelEvery === 0 && (
+              {/* Counted from the end, so the newest day (usually today) is always labelled. */}
+              {(layout.days.length - 1 - dayIndex) % labelEvery === 0 && (
                 <text x={x + barWidth / 2} y={height - 8} textAnchor="middle" className="usage-tick">
                   {day.day.slice(5)}
                 </text>
