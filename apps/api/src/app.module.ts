@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
 import { SearchModule } from './search/search.module';
+import { UsageModule } from './usage/usage.module';
 import { AgentModule } from './agent/agent.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
@@ -39,6 +40,7 @@ export class AppModule {
         RoutesModule,
         SandboxModule,
         SearchModule,
+        UsageModule,
         ...extraModules,
       ],
     };

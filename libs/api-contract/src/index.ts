@@ -74,3 +74,15 @@ export {
   toolResultPageJsonSchema,
   type ToolResultPageJson,
 } from './tool-results';
+export {
+  DEFAULT_USAGE_RANGE_DAYS,
+  MAX_USAGE_RANGE_DAYS,
+  usageBucketJsonSchema,
+  usageGroupings,
+  usageReportJsonSchema,
+  usageTotalJsonSchema,
+  type UsageBucketJson,
+  type UsageGrouping,
+  type UsageReportJson,
+  type UsageTotalJson,
+} from './usage-report';

@@ -18,6 +18,7 @@ const expected: Record<Scope, Record<Role, boolean>> = {
   'api-keys:read': { user: false, portal: false, viewer: false, admin: true },
   'api-keys:write': { user: false, portal: false, viewer: false, admin: true },
   'audit:read': { user: false, portal: false, viewer: false, admin: true },
+  'usage:read': { user: false, portal: false, viewer: true, admin: true },
   'sandbox:read': { user: false, portal: false, viewer: true, admin: true },
   'sandbox:manage': { user: false, portal: false, viewer: false, admin: true },
   'completions:create': { user: true, portal: true, viewer: false, admin: true },

@@ -20,7 +20,7 @@ export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freez
   user: [...ownDataScopes, 'completions:create', ...identityScopes],
   portal: [...ownDataScopes, 'completions:create', ...identityScopes],
   // QA: reads anyone's sessions, tries schemas in the structured-output lab and sees the sandbox's
-  // health; changes nothing else (rebuilds, re-pins and container removals are the admin's).
+  // health and the token usage; changes nothing else (rebuilds, re-pins and container removals are the admin's).
   viewer: [
     'sessions:read-any',
     'messages:read-any',
@@ -28,6 +28,7 @@ export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freez
     'lab:run',
     'lab:read',
     'sandbox:read',
+    'usage:read',
     ...identityScopes,
   ],
   admin: scopes,

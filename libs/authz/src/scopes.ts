@@ -13,6 +13,7 @@ export const scopes = [
   'api-keys:read',
   'api-keys:write',
   'audit:read',
+  'usage:read',
   'sandbox:read',
   'sandbox:manage',
   'completions:create',
@@ -44,6 +45,8 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   'api-keys:read': 'any',
   'api-keys:write': 'any',
   'audit:read': 'any',
+  // Token usage per day by model, provider, portal and user: an aggregate across every user.
+  'usage:read': 'any',
   // The sandbox image, its builds and every session's container: administrative, across users.
   'sandbox:read': 'any',
   'sandbox:manage': 'any',

@@ -57,6 +57,12 @@ export {
   searchTermsOf,
   type MessageSearchHit,
 } from './repositories/message-search-repository';
+export {
+  UsageRepository,
+  type DailyUsageRow,
+  type UsageDayRange,
+  type UsageGroupColumn,
+} from './repositories/usage-repository';
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export {
   AuditRepository,

@@ -9,6 +9,7 @@ import { SessionsRepository } from './repositories/sessions-repository';
 import { StructuredOutputRunsRepository } from './repositories/structured-output-runs-repository';
 import { ToolResultsRepository } from './repositories/tool-results-repository';
 import { TurnsRepository } from './repositories/turns-repository';
+import { UsageRepository } from './repositories/usage-repository';
 import { UsersRepository } from './repositories/users-repository';
 
 /** Every repository over one database. */
@@ -23,6 +24,7 @@ export interface Repositories {
   readonly turns: TurnsRepository;
   readonly structuredOutputRuns: StructuredOutputRunsRepository;
   readonly sandboxBuilds: SandboxBuildsRepository;
+  readonly usage: UsageRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -42,5 +44,6 @@ export function createRepositories(
     turns: new TurnsRepository(context),
     structuredOutputRuns: new StructuredOutputRunsRepository(context),
     sandboxBuilds: new SandboxBuildsRepository(context),
+    usage: new UsageRepository(context),
   };
 }

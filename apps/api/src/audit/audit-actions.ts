@@ -14,6 +14,8 @@ export const auditActions = {
   messagesSearch: 'admin.messages.search',
   /** An admin listed API keys, whose labels and owners name users (details: filter and count). */
   apiKeysList: 'admin.api-keys.list',
+  /** An admin or viewer read token usage per day, which names users and portals (details: filter and count). */
+  usageRead: 'admin.usage.read',
   /** An admin read the audit log, which names users and the reasons their data was read. */
   auditList: 'admin.audit.list',
   /** An admin or viewer listed structured-output runs, which hold other principals' prompts. */

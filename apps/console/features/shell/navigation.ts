@@ -15,6 +15,7 @@ const pages: readonly NavigationItem[] = [
   { href: '/audit', label: 'Audit', scope: 'audit:read' },
   { href: '/lab', label: 'Lab', scope: 'lab:read' },
   { href: '/sandbox', label: 'Sandbox', scope: 'sandbox:read' },
+  { href: '/usage', label: 'Usage', scope: 'usage:read' },
 ];
 
 /** The pages this person may open, from the same role → scopes table the API's guard reads. */

@@ -41,6 +41,15 @@ function matches(route: ModelRoute, model: string): boolean {
   return route.pattern.endsWith('*') ? model.startsWith(route.pattern.slice(0, -1)) : route.pattern === model;
 }
 
+/**
+ * The provider that serves a model name (configured routes first, then built-in prefixes), or null
+ * when none would; the router and the usage report share it so both name the same provider.
+ */
+export function providerOfModel(model: string, routes: readonly ModelRoute[]): ProviderName | null {
+  const route = routes.find((candidate) => matches(candidate, model));
+  return route?.provider ?? builtInPrefixes.find(([prefix]) => model.startsWith(prefix))?.[1] ?? null;
+}
+
 const keyVariable: Record<ProviderName, string> = {
   openai: 'OPENAI_API_KEY',
   anthropic: 'ANTHROPIC_API_KEY',
@@ -78,7 +87,7 @@ export class ModelRouter {
 
   resolve(model: string): ResolvedModel {
     const route = this.settings.routes.find((candidate) => matches(candidate, model));
-    const provider = route?.provider ?? builtInPrefixes.find(([prefix]) => model.startsWith(prefix))?.[1];
+    const provider = providerOfModel(model, this.settings.routes);
     if (!provider) throw new ModelRoutingError({ kind: 'unknown-model', model });
     const endpoint = this.settings.endpoints[provider];
     const apiKey = route?.apiKeyEnv ? this.environment[route.apiKeyEnv] : endpoint.apiKey?.reveal();

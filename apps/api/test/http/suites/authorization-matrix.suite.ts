@@ -251,6 +251,15 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     query: 'q=matrix',
     audit: { kind: 'listing', action: 'admin.messages.search' },
   },
+  'GET /v1/admin/usage': {
+    scope: 'usage:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    query: 'groupBy=user&from=2026-01-01&to=2026-01-31',
+    audit: { kind: 'listing', action: 'admin.usage.read' },
+  },
   'GET /v1/admin/sandbox/image': {
     scope: 'sandbox:read',
     roles: readAnyRoles,

@@ -1,0 +1,3 @@
+import { describeUsageReport } from './suites/usage-report.suite';
+
+describeUsageReport('sqlite');

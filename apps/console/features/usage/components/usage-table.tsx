@@ -1,0 +1,54 @@
+import type { UsageReportJson } from '@agentdesk/api-contract';
+import { groupingLabels, keyLabel } from '../usage-view';
+
+const tokenFormat = new Intl.NumberFormat('en');
+
+/** Every bucket of the report as a table: the chart's accessible fallback and its exact numbers. */
+export function UsageTable({ report }: { report: UsageReportJson }) {
+  const label = groupingLabels[report.groupBy];
+  return (
+    <table className="usage-table">
+      <caption>Tokens per UTC day and {label.toLowerCase()}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">{label}</th>
+          <th scope="col">Input</th>
+          <th scope="col">Output</th>
+          <th scope="col">Thinking</th>
+          <th scope="col">Cached</th>
+          <th scope="col">Total</th>
+          <th scope="col">Model calls</th>
+        </tr>
+      </thead>
+      <tbody>
+        {report.items.map((item) => (
+          <tr key={`${item.day} ${String(item.key)}`}>
+            <td>{item.day}</td>
+            <td>{keyLabel(report.groupBy, item.key)}</td>
+            <td className="number">{tokenFormat.format(item.inputTokens)}</td>
+            <td className="number">{tokenFormat.format(item.outputTokens)}</td>
+            <td className="number">{tokenFormat.format(item.thinkingTokens)}</td>
+            <td className="number">{tokenFormat.format(item.cachedTokens)}</td>
+            <td className="number">{tokenFormat.format(item.totalTokens)}</td>
+            <td className="number">{tokenFormat.format(item.modelCalls)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Per-key totals over the range, largest first, with the grand total. */
+export function UsageTotals({ report }: { report: UsageReportJson }) {
+  const grand = report.totals.reduce((sum, total) => sum + total.totalTokens, 0);
+  const calls = report.totals.reduce((sum, total) => sum + total.modelCalls, 0);
+  return (
+    <section aria-label="Totals" className="usage-totals">
+      <p>
+        <strong>{tokenFormat.format(grand)}</strong> tokens in <strong>{tokenFormat.format(calls)}</strong>{' '}
+        model calls, {report.from} to {report.to} (UTC).
+      </p>
+    </section>
+  );
+}

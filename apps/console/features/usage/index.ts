@@ -1,0 +1,1 @@
+export { UsagePage } from './components/usage-page';

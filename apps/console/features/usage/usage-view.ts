@@ -1,0 +1,71 @@
+import { usageGroupings, type UsageGrouping } from '@agentdesk/api-contract';
+
+/**
+ * The usage page's view as it sits in its URL (grouping and UTC date range), and its translation to
+ * the query of `GET /v1/admin/usage`. The API validates the range again and names any field it refuses.
+ */
+export interface UsageView {
+  groupBy: UsageGrouping;
+  /** First day included, `YYYY-MM-DD` (UTC); absent: the API's default range. */
+  from?: string;
+  /** Last day included, `YYYY-MM-DD` (UTC). */
+  to?: string;
+}
+
+export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+function single(params: SearchParams, name: string): string | undefined {
+  const value = params[name];
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  return text === undefined || text === '' ? undefined : text;
+}
+
+function isRealDay(day: string): boolean {
+  const date = new Date(`${day}T00:00:00Z`);
+  return dayPattern.test(day) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+}
+
+function isGrouping(value: string): value is UsageGrouping {
+  return (usageGroupings as readonly string[]).includes(value);
+}
+
+/** Reads the view from the URL; anything unreadable is named in `problems` rather than guessed at. */
+export function parseUsageView(params: SearchParams): { view: UsageView; problems: string[] } {
+  const problems: string[] = [];
+  const groupBy = single(params, 'groupBy') ?? 'model';
+  const view: UsageView = { groupBy: isGrouping(groupBy) ? groupBy : 'model' };
+  if (!isGrouping(groupBy))
+    problems.push(`Group by: “${groupBy}” is not one of ${usageGroupings.join(', ')}.`);
+  for (const name of ['from', 'to'] as const) {
+    const day = single(params, name);
+    if (day === undefined) continue;
+    if (isRealDay(day)) view[name] = day;
+    else problems.push(`${name === 'from' ? 'From' : 'To'}: “${day}” is not a date (YYYY-MM-DD).`);
+  }
+  return { view, problems };
+}
+
+/** The page's URL for a view, with `change` applied. */
+export function usageHref(view: UsageView, change: Partial<UsageView> = {}): string {
+  const next = { ...view, ...change };
+  const query = new URLSearchParams({ groupBy: next.groupBy });
+  if (next.from !== undefined) query.set('from', next.from);
+  if (next.to !== undefined) query.set('to', next.to);
+  return `/usage?${query.toString()}`;
+}
+
+/** What a grouping is called on the page. */
+export const groupingLabels: Readonly<Record<UsageGrouping, string>> = {
+  model: 'Model',
+  provider: 'Provider',
+  portal: 'Portal',
+  user: 'User',
+};
+
+/** A group key as shown: null means the calls had none of that kind. */
+export function keyLabel(groupBy: UsageGrouping, key: string | null): string {
+  if (key !== null) return key;
+  return { model: 'no model', provider: 'unknown provider', portal: 'no portal', user: 'no user' }[groupBy];
+}
