@@ -1,3 +1,4 @@
+import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
 /**
  * The audit page's filters as they sit in its URL, and their translation to the query of
  * `GET /v1/admin/audit`. The API validates them again and names any field it refuses.
@@ -17,36 +18,22 @@ export interface AuditFilters {
   cursor?: string;
 }
 
-export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
-
 const fieldNames = ['actor', 'action', 'target', 'session', 'from', 'to', 'cursor'] as const;
-const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-
-function single(params: SearchParams, name: string): string | undefined {
-  const value = params[name];
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  return text === undefined || text === '' ? undefined : text;
-}
-
-function isRealDay(day: string): boolean {
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-}
 
 export function parseAuditFilters(params: SearchParams): { filters: AuditFilters; problems: string[] } {
   const filters: AuditFilters = {};
   const problems: string[] = [];
   for (const name of ['actor', 'action', 'target', 'session', 'cursor'] as const) {
-    const value = single(params, name);
+    const value = singleParam(params, name);
     if (value !== undefined) filters[name] = value;
   }
   for (const [name, title] of [
     ['from', 'From'],
     ['to', 'To'],
   ] as const) {
-    const day = single(params, name);
+    const day = singleParam(params, name);
     if (day === undefined) continue;
-    if (dayPattern.test(day) && isRealDay(day)) filters[name] = day;
+    if (isCalendarDay(day)) filters[name] = day;
     else problems.push(`${title} must be a date like 2026-01-31, not “${day}”.`);
   }
   return { filters, problems };

@@ -1,8 +1,2 @@
 export { SessionsPage } from './components/sessions-page';
-export {
-  parseSessionFilters,
-  sessionsHref,
-  toAdminListQuery,
-  type SearchParams,
-  type SessionFilters,
-} from './session-filters';
+export { parseSessionFilters, sessionsHref, toAdminListQuery, type SessionFilters } from './session-filters';

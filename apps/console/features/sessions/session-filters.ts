@@ -1,3 +1,4 @@
+import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
 /**
  * The sessions page's filters as they sit in its URL (so a filtered list can be bookmarked and
  * shared), and their translation to the query of `GET /v1/admin/sessions`. The API validates them
@@ -21,50 +22,35 @@ export interface SessionFilters {
   cursor?: string;
 }
 
-export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
-
 export interface ParsedFilters {
   filters: SessionFilters;
   /** Values that cannot be sent, each naming its field and what to fix. */
   problems: string[];
 }
 
-const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-
-function single(params: SearchParams, name: string): string | undefined {
-  const value = params[name];
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  return text === undefined || text === '' ? undefined : text;
-}
-
-function isRealDay(day: string): boolean {
-  const date = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-}
-
 export function parseSessionFilters(params: SearchParams): ParsedFilters {
   const filters: SessionFilters = {};
   const problems: string[] = [];
-  const user = single(params, 'user');
+  const user = singleParam(params, 'user');
   if (user !== undefined) filters.user = user;
-  const portal = single(params, 'portal');
+  const portal = singleParam(params, 'portal');
   if (portal !== undefined) filters.portal = portal;
-  const model = single(params, 'model');
+  const model = singleParam(params, 'model');
   if (model !== undefined) filters.model = model;
-  const label = single(params, 'label');
+  const label = singleParam(params, 'label');
   if (label !== undefined) filters.label = label;
-  const cursor = single(params, 'cursor');
+  const cursor = singleParam(params, 'cursor');
   if (cursor !== undefined) filters.cursor = cursor;
-  const status = single(params, 'status');
+  const status = singleParam(params, 'status');
   if (status === 'open' || status === 'closed') filters.status = status;
   else if (status !== undefined) problems.push(`Status must be open or closed, not “${status}”.`);
   for (const [name, title] of [
     ['from', 'Created from'],
     ['to', 'Created to'],
   ] as const) {
-    const day = single(params, name);
+    const day = singleParam(params, name);
     if (day === undefined) continue;
-    if (dayPattern.test(day) && isRealDay(day)) filters[name] = day;
+    if (isCalendarDay(day)) filters[name] = day;
     else problems.push(`${title} must be a date like 2026-01-31, not “${day}”.`);
   }
   return { filters, problems };

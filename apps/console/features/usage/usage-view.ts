@@ -1,4 +1,5 @@
 import { usageGroupings, type UsageGrouping } from '@agentdesk/api-contract';
+import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
 
 /**
  * The usage page's view as it sits in its URL (grouping and UTC date range), and its translation to
@@ -12,21 +13,6 @@ export interface UsageView {
   to?: string;
 }
 
-export type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
-
-const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
-
-function single(params: SearchParams, name: string): string | undefined {
-  const value = params[name];
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  return text === undefined || text === '' ? undefined : text;
-}
-
-function isRealDay(day: string): boolean {
-  const date = new Date(`${day}T00:00:00Z`);
-  return dayPattern.test(day) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-}
-
 function isGrouping(value: string): value is UsageGrouping {
   return (usageGroupings as readonly string[]).includes(value);
 }
@@ -34,14 +20,14 @@ function isGrouping(value: string): value is UsageGrouping {
 /** Reads the view from the URL; anything unreadable is named in `problems` rather than guessed at. */
 export function parseUsageView(params: SearchParams): { view: UsageView; problems: string[] } {
   const problems: string[] = [];
-  const groupBy = single(params, 'groupBy') ?? 'model';
+  const groupBy = singleParam(params, 'groupBy') ?? 'model';
   const view: UsageView = { groupBy: isGrouping(groupBy) ? groupBy : 'model' };
   if (!isGrouping(groupBy))
     problems.push(`Group by: “${groupBy}” is not one of ${usageGroupings.join(', ')}.`);
   for (const name of ['from', 'to'] as const) {
-    const day = single(params, name);
+    const day = singleParam(params, name);
     if (day === undefined) continue;
-    if (isRealDay(day)) view[name] = day;
+    if (isCalendarDay(day)) view[name] = day;
     else problems.push(`${name === 'from' ? 'From' : 'To'}: “${day}” is not a date (YYYY-MM-DD).`);
   }
   return { view, problems };

@@ -1,7 +1,8 @@
 import { can } from '@agentdesk/authz';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
-import { auditHref, parseAuditFilters, type SearchParams } from '../audit-filters';
+import type { SearchParams } from '../../url-state';
+import { auditHref, parseAuditFilters } from '../audit-filters';
 import { listAudit, type AuditPage as AuditPageJson } from '../server/list-audit';
 import { AuditFilterForm } from './audit-filter-form';
 import { AuditTable } from './audit-table';

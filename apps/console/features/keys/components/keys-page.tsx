@@ -4,14 +4,8 @@ import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { listApiKeys } from '../server/api-keys';
 import { CreateKeyForm } from './create-key-form';
+import { singleParam, type SearchParams } from '../../url-state';
 import { KeysTable } from './keys-table';
-
-type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
-
-function single(params: SearchParams, name: string): string | undefined {
-  const value = params[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function keysHref(changes: { cursor?: string; includeRevoked: boolean }): string {
   const query = new URLSearchParams();
@@ -26,8 +20,8 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
   const signedIn = await requireSignIn();
   const mayRead = can(signedIn.principal, 'api-keys:read');
   const mayWrite = can(signedIn.principal, 'api-keys:write');
-  const includeRevoked = single(searchParams, 'revoked') === 'include';
-  const cursor = single(searchParams, 'cursor');
+  const includeRevoked = singleParam(searchParams, 'revoked') === 'include';
+  const cursor = singleParam(searchParams, 'cursor');
   let page: PageJson<ApiKeyJson> | undefined;
   let failure: unknown;
   if (mayRead) {
@@ -40,8 +34,8 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
       failure = error;
     }
   }
-  const revoked = single(searchParams, 'revoked-label');
-  const problem = single(searchParams, 'problem');
+  const revoked = singleParam(searchParams, 'revoked-label');
+  const problem = singleParam(searchParams, 'problem');
   return (
     <ConsoleShell signedIn={signedIn} current="/keys">
       <h1>Keys and users</h1>

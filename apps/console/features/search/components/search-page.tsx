@@ -3,21 +3,14 @@ import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { formatDateTime } from '../../transcript';
 import { messageHref, searchHref } from '../search-links';
+import { singleParam, type SearchParams } from '../../url-state';
 import { searchMessages } from '../server/search-messages';
-
-type SearchParams = Readonly<Record<string, string | string[] | undefined>>;
-
-function single(params: SearchParams, name: string): string | undefined {
-  const value = params[name];
-  const text = (Array.isArray(value) ? value[0] : value)?.trim();
-  return text === undefined || text === '' ? undefined : text;
-}
 
 /** Full-text search over every user's message text; each result opens the message in its transcript. */
 export async function SearchPage({ searchParams }: { searchParams: SearchParams }) {
   const signedIn = await requireSignIn();
-  const query = single(searchParams, 'q');
-  const cursor = single(searchParams, 'cursor');
+  const query = singleParam(searchParams, 'q');
+  const cursor = singleParam(searchParams, 'cursor');
   let page: PageJson<MessageSearchHitJson> | undefined;
   let failure: unknown;
   if (query !== undefined) {

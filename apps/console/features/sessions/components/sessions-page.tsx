@@ -1,7 +1,8 @@
 import type { PageJson, SessionJson } from '@agentdesk/api-contract';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
-import { parseSessionFilters, sessionsHref, type SearchParams } from '../session-filters';
+import type { SearchParams } from '../../url-state';
+import { parseSessionFilters, sessionsHref } from '../session-filters';
 import { listSessions } from '../server/list-sessions';
 import { SessionFilterForm } from './session-filter-form';
 import { SessionsTable } from './sessions-table';

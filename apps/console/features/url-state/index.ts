@@ -1,0 +1,1 @@
+export { isCalendarDay, singleParam, type SearchParams } from './search-params';
