@@ -1,4 +1,4 @@
-import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
+import { readDayRange, singleParam, startOfNextDay, type SearchParams } from '../url-state';
 /**
  * The audit page's filters as they sit in its URL, and their translation to the query of
  * `GET /v1/admin/audit`. The API validates them again and names any field it refuses.
@@ -27,22 +27,9 @@ export function parseAuditFilters(params: SearchParams): { filters: AuditFilters
     const value = singleParam(params, name);
     if (value !== undefined) filters[name] = value;
   }
-  for (const [name, title] of [
-    ['from', 'From'],
-    ['to', 'To'],
-  ] as const) {
-    const day = singleParam(params, name);
-    if (day === undefined) continue;
-    if (isCalendarDay(day)) filters[name] = day;
-    else problems.push(`${title} must be a date like 2026-01-31, not “${day}”.`);
-  }
-  return { filters, problems };
-}
-
-function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString();
+  const days = readDayRange(params, { from: 'From', to: 'To' });
+  Object.assign(filters, days.range);
+  return { filters, problems: [...problems, ...days.problems] };
 }
 
 /** The API's query: `to` is inclusive for people, so it becomes "before the next day". */
@@ -53,7 +40,7 @@ export function toAuditQuery(filters: AuditFilters, pageSize: number): Record<st
     targetUserId: filters.target,
     sessionId: filters.session,
     from: filters.from === undefined ? undefined : `${filters.from}T00:00:00.000Z`,
-    before: filters.to === undefined ? undefined : nextDay(filters.to),
+    before: filters.to === undefined ? undefined : startOfNextDay(filters.to),
     cursor: filters.cursor,
     limit: String(pageSize),
   };

@@ -1,4 +1,4 @@
-import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
+import { readDayRange, singleParam, startOfNextDay, type SearchParams } from '../url-state';
 /**
  * The sessions page's filters as they sit in its URL (so a filtered list can be bookmarked and
  * shared), and their translation to the query of `GET /v1/admin/sessions`. The API validates them
@@ -44,22 +44,9 @@ export function parseSessionFilters(params: SearchParams): ParsedFilters {
   const status = singleParam(params, 'status');
   if (status === 'open' || status === 'closed') filters.status = status;
   else if (status !== undefined) problems.push(`Status must be open or closed, not “${status}”.`);
-  for (const [name, title] of [
-    ['from', 'Created from'],
-    ['to', 'Created to'],
-  ] as const) {
-    const day = singleParam(params, name);
-    if (day === undefined) continue;
-    if (isCalendarDay(day)) filters[name] = day;
-    else problems.push(`${title} must be a date like 2026-01-31, not “${day}”.`);
-  }
-  return { filters, problems };
-}
-
-function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString();
+  const days = readDayRange(params, { from: 'Created from', to: 'Created to' });
+  Object.assign(filters, days.range);
+  return { filters, problems: [...problems, ...days.problems] };
 }
 
 /** The admin listing's query: `to` is inclusive for people, so it becomes "before the next day". */
@@ -74,7 +61,7 @@ export function toAdminListQuery(
     status: filters.status,
     label: filters.label,
     createdFrom: filters.from === undefined ? undefined : `${filters.from}T00:00:00.000Z`,
-    createdBefore: filters.to === undefined ? undefined : nextDay(filters.to),
+    createdBefore: filters.to === undefined ? undefined : startOfNextDay(filters.to),
     cursor: filters.cursor,
     limit: String(pageSize),
   };

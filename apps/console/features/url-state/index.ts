@@ -1,1 +1,1 @@
-export { isCalendarDay, singleParam, type SearchParams } from './search-params';
+export { isCalendarDay, readDayRange, singleParam, startOfNextDay, type SearchParams } from './search-params';

@@ -18,3 +18,29 @@ export function isCalendarDay(day: string): boolean {
   const date = new Date(`${day}T00:00:00Z`);
   return dayPattern.test(day) && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
 }
+
+/**
+ * The `from` / `to` days of a date-range filter: each a calendar day, or a problem worded for the
+ * person who typed it (`titles` name the form fields).
+ */
+export function readDayRange(
+  params: SearchParams,
+  titles: { readonly from: string; readonly to: string },
+): { range: { from?: string; to?: string }; problems: string[] } {
+  const range: { from?: string; to?: string } = {};
+  const problems: string[] = [];
+  for (const name of ['from', 'to'] as const) {
+    const day = singleParam(params, name);
+    if (day === undefined) continue;
+    if (isCalendarDay(day)) range[name] = day;
+    else problems.push(`${titles[name]} must be a date like 2026-01-31, not “${day}”.`);
+  }
+  return { range, problems };
+}
+
+/** The instant a day ends: people read `to` as inclusive, the API's bound is exclusive. */
+export function startOfNextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString();
+}
