@@ -1,8 +1,15 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { UsageEventsTable } from '../database-schema';
 import type { RepositoryContext } from './repository-context';
 
-/** What the daily usage can be grouped by in the database (the provider is derived from the model by the caller). */
-export type UsageGroupColumn = 'model' | 'portal' | 'user';
+/** What the daily usage can be grouped by. */
+export type UsageGroupColumn = 'model' | 'provider' | 'portal' | 'user';
+
+/** Where a metered model call came from. */
+export type UsageSource = UsageEventsTable['source'];
+
+/** How a metered model call ended. */
+export type UsageStatus = UsageEventsTable['status'];
 
 /** A day range, both ends inclusive, as UTC `YYYY-MM-DD` dates. */
 export interface UsageDayRange {
@@ -10,7 +17,7 @@ export interface UsageDayRange {
   readonly toDay: string;
 }
 
-/** Tokens of every model call of one UTC day with one group key (null: no model / no portal). */
+/** Tokens of every model call of one UTC day with one group key (null: no provider / portal / user). */
 export interface DailyUsageRow {
   readonly day: string;
   readonly key: string | null;
@@ -21,11 +28,36 @@ export interface DailyUsageRow {
   readonly modelCalls: number;
 }
 
-const MILLISECONDS_PER_DAY = 86_400_000;
+/** One model call outcome to store. `id` was generated at the call and makes the write idempotent. */
+export interface NewUsageEvent {
+  readonly id: string;
+  /** Epoch milliseconds; the UTC day is derived from it. */
+  readonly occurredAt: number;
+  readonly source: UsageSource;
+  readonly model: string;
+  readonly provider: string | null;
+  readonly apiKeyId: string | null;
+  readonly portalId: string | null;
+  readonly endUserId: string | null;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly thinkingTokens: number;
+  readonly cachedTokens: number;
+  readonly latencyMs: number;
+  readonly status: UsageStatus;
+}
 
-/** Milliseconds since the epoch of a `YYYY-MM-DD` date's UTC midnight. */
-function startOfDay(day: string): number {
-  return Date.parse(`${day}T00:00:00.000Z`);
+/** The column each grouping reads (each has a covering `(day, column, tokens…)` index). */
+const groupColumns = {
+  model: 'model',
+  provider: 'provider',
+  portal: 'portal_id',
+  user: 'end_user_id',
+} as const satisfies Record<UsageGroupColumn, keyof UsageEventsTable>;
+
+/** UTC `YYYY-MM-DD` of an epoch-milliseconds instant. */
+export function utcDayOf(milliseconds: number): string {
+  return new Date(milliseconds).toISOString().slice(0, 10);
 }
 
 interface RawRow {
@@ -39,45 +71,70 @@ interface RawRow {
 }
 
 /**
- * Token usage aggregated from the usage stored on assistant messages (one row per model call that
- * reported usage), one row per UTC day × group key. Admin/viewer reads across users; the caller audits.
+ * Metered model calls (`usage_events`): written in idempotent batches, aggregated per UTC day ×
+ * group key. Admin/viewer reads across users; the caller audits.
  */
 export class UsageRepository {
   constructor(private readonly context: RepositoryContext) {}
 
+  /** Now by the repository clock, so the meter stamps calls with the clock the report reads by. */
+  now(): number {
+    return this.context.clock();
+  }
+
   /** Today's UTC date by the repository clock, so default ranges follow the clock that stamped the rows. */
   currentDay(): string {
-    return new Date(this.context.clock()).toISOString().slice(0, 10);
+    return utcDayOf(this.context.clock());
+  }
+
+  /**
+   * Stores a batch in one multi-row insert; ids already stored are skipped, so writing the same
+   * batch again (a retry after an error whose commit had in fact landed) never counts twice.
+   * Returns how many rows were new.
+   */
+  async recordBatch(events: readonly NewUsageEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const result = await this.context.db
+      .insertInto('usage_events')
+      .values(
+        events.map((event) => ({
+          id: event.id,
+          occurred_at: event.occurredAt,
+          day: utcDayOf(event.occurredAt),
+          source: event.source,
+          model: event.model,
+          provider: event.provider,
+          api_key_id: event.apiKeyId,
+          portal_id: event.portalId,
+          end_user_id: event.endUserId,
+          input_tokens: event.inputTokens,
+          output_tokens: event.outputTokens,
+          thinking_tokens: event.thinkingTokens,
+          cached_tokens: event.cachedTokens,
+          latency_ms: event.latencyMs,
+          status: event.status,
+        })),
+      )
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0);
   }
 
   /** Sums per day and key, ordered by day then key; days and keys with no model call are absent. */
   async dailyUsage(range: UsageDayRange, groupBy: UsageGroupColumn): Promise<DailyUsageRow[]> {
-    const from = startOfDay(range.fromDay);
-    const toExclusive = startOfDay(range.toDay) + MILLISECONDS_PER_DAY;
-    const postgres = this.context.db.getExecutor().adapter instanceof PostgresAdapter;
-    // Engines differ only in how an epoch-milliseconds bigint becomes a UTC date.
-    const day = postgres
-      ? sql`to_char(to_timestamp(messages.created_at / 1000.0) at time zone 'UTC', 'YYYY-MM-DD')`
-      : sql`strftime('%Y-%m-%d', messages.created_at / 1000, 'unixepoch')`;
-    const key = {
-      model: sql`messages.model`,
-      portal: sql`sessions.portal_id`,
-      user: sql`sessions.owner_user_id`,
-    }[groupBy];
+    const key = sql.ref(groupColumns[groupBy]);
+    // Grouped by the index's own column order, so both engines read it in order without a sort.
     const { rows } = await sql<RawRow>`
-      select ${day} as day, ${key} as key,
-        sum(messages.input_tokens) as input_tokens,
-        sum(coalesce(messages.output_tokens, 0)) as output_tokens,
-        sum(coalesce(messages.thinking_tokens, 0)) as thinking_tokens,
-        sum(coalesce(messages.cached_tokens, 0)) as cached_tokens,
+      select day, ${key} as key,
+        sum(input_tokens) as input_tokens,
+        sum(output_tokens) as output_tokens,
+        sum(thinking_tokens) as thinking_tokens,
+        sum(cached_tokens) as cached_tokens,
         count(*) as model_calls
-      from messages join sessions on sessions.id = messages.session_id
-      where messages.role = 'assistant'
-        and messages.input_tokens is not null
-        and messages.created_at >= ${from}
-        and messages.created_at < ${toExclusive}
-      group by 1, 2
-      order by 1, 2
+      from usage_events
+      where day >= ${range.fromDay} and day <= ${range.toDay}
+      group by day, ${key}
+      order by day, ${key}
     `.execute(this.context.db);
     // PostgreSQL returns bigint sums as strings; both engines end as numbers here.
     return rows.map((row) => ({
