@@ -56,6 +56,7 @@ export class AgentTurnService {
           }),
           signal: input.signal,
           stream: input.stream,
+          apiKeyId: input.caller.principal.apiKeyId,
         },
         emit,
       );
