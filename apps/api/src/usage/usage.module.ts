@@ -27,19 +27,15 @@ import { UsageController } from './usage.controller';
         logger: Logger,
         metrics: ApiMetrics,
         access: AccessContext,
-      ) => {
-        let meter: UsageMeter | undefined;
-        const meterMetrics = new UsageMeterMetrics(metrics.registry, () => meter?.buffered ?? 0);
-        meter = new UsageMeter({
+      ) =>
+        new UsageMeter({
           usage: repositories.usage,
           users: repositories.users,
           devUserId: access.devUserId,
           settings: config.usage,
           logger,
-          metrics: meterMetrics,
-        });
-        return meter;
-      },
+          metrics: new UsageMeterMetrics(metrics.registry),
+        }),
       inject: [REPOSITORIES, APP_CONFIG, LOGGER, ApiMetrics, ACCESS_CONTEXT],
     },
   ],

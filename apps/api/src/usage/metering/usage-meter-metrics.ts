@@ -6,7 +6,11 @@ export class UsageMeterMetrics {
   readonly dropped: Counter<'reason'>;
   readonly writeFailures: Counter;
 
-  constructor(registry: Registry, bufferedNow: () => number) {
+  /** Read when the metrics are scraped; the meter points it at its buffer. */
+  bufferedNow: () => number = () => 0;
+
+  constructor(registry: Registry) {
+    const buffered = () => this.bufferedNow();
     this.written = new Counter({
       name: 'agentdesk_usage_events_written_total',
       help: 'Metered model calls stored (a retried row that was already stored is not counted again)',
@@ -28,7 +32,7 @@ export class UsageMeterMetrics {
       help: 'Metered model calls waiting in memory to be written',
       registers: [registry],
       collect() {
-        this.set(bufferedNow());
+        this.set(buffered());
       },
     });
   }

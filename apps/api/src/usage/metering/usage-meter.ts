@@ -38,6 +38,7 @@ export class UsageMeter implements OnApplicationShutdown {
 
   constructor(private readonly dependencies: UsageMeterDependencies) {
     this.endUsers = new EndUserResolver(dependencies.users, dependencies.devUserId);
+    dependencies.metrics.bufferedNow = () => this.buffer.length;
   }
 
   /** Calls waiting to be written. */
