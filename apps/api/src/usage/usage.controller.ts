@@ -2,7 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { usageReportJsonSchema, type UsageReportJson } from '@agentdesk/api-contract';
 import type { Repositories } from '@agentdesk/storage';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
 import { DocumentsAuditReason } from '../audit/audit-reason';

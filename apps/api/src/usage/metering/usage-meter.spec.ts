@@ -6,7 +6,7 @@ import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testin
 import { agentTurnOrigin } from './call-origins';
 import { UsageMeter } from './usage-meter';
 import { UsageMeterMetrics } from './usage-meter-metrics';
-import type { UsageMeterSettings } from './usage-meter-settings';
+import type { UsageMeterSettings } from '../../config/usage-meter-settings';
 
 const origin = agentTurnOrigin({
   model: 'gpt-test',

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { EndUserResolver } from './end-user-resolver';
 import type { MeteredCall, MeteredTokens, ModelCallOrigin } from './metered-call';
 import type { UsageMeterMetrics } from './usage-meter-metrics';
-import { MAX_RETRY_DELAY_MS, type UsageMeterSettings } from './usage-meter-settings';
+import { MAX_RETRY_DELAY_MS, type UsageMeterSettings } from '../../config/usage-meter-settings';
 
 /** Write attempts at shutdown before what is still buffered is given up (and counted). */
 const SHUTDOWN_WRITE_ATTEMPTS = 3;
