@@ -130,6 +130,7 @@ export interface Database {
   audit_log: AuditLogTable;
   sandbox_builds: SandboxBuildsTable;
   usage_events: UsageEventsTable;
+  usage_daily_totals: UsageDailyTotalsTable;
 }
 
 /** `structured_output_runs`: one schema and prompt tried against several provider/model targets. */
@@ -184,4 +185,17 @@ export interface UsageEventsTable {
   cached_tokens: number;
   latency_ms: number;
   status: 'ok' | 'failed' | 'cancelled';
+}
+
+/** `usage_daily_totals`: `usage_events` summed per grouping × UTC day × key, kept in step by the batch writer. */
+export interface UsageDailyTotalsTable {
+  grouping: 'model' | 'provider' | 'portal' | 'user';
+  day: string;
+  /** The model, provider, portal id or end user id; '' for none. */
+  group_key: string;
+  input_tokens: number;
+  output_tokens: number;
+  thinking_tokens: number;
+  cached_tokens: number;
+  model_calls: number;
 }

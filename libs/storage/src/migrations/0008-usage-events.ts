@@ -1,19 +1,19 @@
 import type { Kysely, Migration } from 'kysely';
 
-/** The group columns the usage report reads, each with its own covering index. */
-const reportGroupColumns = ['model', 'provider', 'portal_id', 'end_user_id'] as const;
-
 /**
- * `usage_events`: one row per model call outcome (a `/v1/chat/completions` call, one model call
- * of an agent turn, one lab target), written in batches by the API's usage meter.
+ * Usage metering.
  *
- * - `id` is generated at the call and is the idempotency key: the writer inserts with
- *   `ON CONFLICT (id) DO NOTHING`, so a batch retried after an error whose commit did in fact
- *   land never counts twice.
- * - `day` (UTC `YYYY-MM-DD`) is stored rather than computed from `occurred_at` in the report: the
- *   report groups by it, and an index can only serve a stored column on both engines.
- * - One covering index per group column `(day, column, tokens…)`: the report over a date range is
- *   an index-only range scan already in group order (no table lookups, no sort).
+ * `usage_events`: one row per model call outcome (a `/v1/chat/completions` call, one model call of
+ * an agent turn, one lab target), written in batches by the API's usage meter. `id` is generated
+ * at the call and is the idempotency key: the writer inserts with `ON CONFLICT (id) DO NOTHING`,
+ * so a batch retried after an error whose commit did in fact land never counts twice.
+ *
+ * `usage_daily_totals`: the report's answer kept up to date. The same transaction that inserts a
+ * batch adds the events it really inserted (`RETURNING` gives only new ids) to one row per
+ * (grouping, UTC day, key), so the report reads days × keys rows instead of every event of the
+ * range (1M events for a month → 240 rows by model). `group_key` is '' for "none" (no provider,
+ * portal or end user): a primary key column cannot be null, and no model, provider, portal or user
+ * id is empty.
  *
  * No index on `messages(created_at)`: the usage report no longer reads messages, the sessions
  * filters read `sessions.created_at` (indexed since 0001/0007), and PostgreSQL's search already
@@ -40,13 +40,25 @@ export function usageEvents(): Migration {
         .addColumn('latency_ms', 'integer', (column) => column.notNull())
         .addColumn('status', 'text', (column) => column.notNull())
         .execute();
-      for (const column of reportGroupColumns) {
-        await db.schema
-          .createIndex(`usage_events_day_${column}`)
-          .on('usage_events')
-          .columns(['day', column, 'input_tokens', 'output_tokens', 'thinking_tokens', 'cached_tokens'])
-          .execute();
-      }
+      // Raw events by time: for reading back one period's calls (and pruning old ones later).
+      await db.schema
+        .createIndex('usage_events_occurred_at')
+        .on('usage_events')
+        .column('occurred_at')
+        .execute();
+      await db.schema
+        .createTable('usage_daily_totals')
+        .addColumn('grouping', 'text', (column) => column.notNull())
+        .addColumn('day', 'text', (column) => column.notNull())
+        .addColumn('group_key', 'text', (column) => column.notNull())
+        .addColumn('input_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('output_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('thinking_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('cached_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('model_calls', 'bigint', (column) => column.notNull())
+        // The report's range scan: one grouping, days in order, keys in order within a day.
+        .addPrimaryKeyConstraint('usage_daily_totals_pkey', ['grouping', 'day', 'group_key'])
+        .execute();
     },
   };
 }

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { UsageEventsTable } from '../database-schema';
+import type { Insertable } from 'kysely';
+import type { UsageDailyTotalsTable, UsageEventsTable } from '../database-schema';
 import type { RepositoryContext } from './repository-context';
 
 /** What the daily usage can be grouped by. */
@@ -47,27 +47,64 @@ export interface NewUsageEvent {
   readonly status: UsageStatus;
 }
 
-/** The column each grouping reads (each has a covering `(day, column, tokens…)` index). */
-const groupColumns = {
-  model: 'model',
-  provider: 'provider',
-  portal: 'portal_id',
-  user: 'end_user_id',
-} as const satisfies Record<UsageGroupColumn, keyof UsageEventsTable>;
+const groupings: readonly UsageGroupColumn[] = ['model', 'provider', 'portal', 'user'];
+
+/** The key of an event in one grouping ('' for none: see migration 0008). */
+function groupKeyOf(event: NewUsageEvent, grouping: UsageGroupColumn): string {
+  switch (grouping) {
+    case 'model':
+      return event.model;
+    case 'provider':
+      return event.provider ?? '';
+    case 'portal':
+      return event.portalId ?? '';
+    case 'user':
+      return event.endUserId ?? '';
+  }
+}
+
+type DailyTotal = Insertable<UsageDailyTotalsTable>;
+
+/**
+ * The events summed per grouping × day × key, sorted so that concurrent writers (replicas) lock
+ * the same rows in the same order and cannot deadlock each other.
+ */
+function dailyTotalsOf(events: readonly NewUsageEvent[]): DailyTotal[] {
+  const totals = new Map<string, DailyTotal>();
+  for (const event of events) {
+    const day = utcDayOf(event.occurredAt);
+    for (const grouping of groupings) {
+      const groupKey = groupKeyOf(event, grouping);
+      const id = JSON.stringify([grouping, day, groupKey]);
+      let total = totals.get(id);
+      if (total === undefined) {
+        total = {
+          grouping,
+          day,
+          group_key: groupKey,
+          input_tokens: 0,
+          output_tokens: 0,
+          thinking_tokens: 0,
+          cached_tokens: 0,
+          model_calls: 0,
+        };
+        totals.set(id, total);
+      }
+      total.input_tokens += event.inputTokens;
+      total.output_tokens += event.outputTokens;
+      total.thinking_tokens += event.thinkingTokens;
+      total.cached_tokens += event.cachedTokens;
+      total.model_calls += 1;
+    }
+  }
+  return [...totals.entries()]
+    .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+    .map(([, total]) => total);
+}
 
 /** UTC `YYYY-MM-DD` of an epoch-milliseconds instant. */
 export function utcDayOf(milliseconds: number): string {
   return new Date(milliseconds).toISOString().slice(0, 10);
-}
-
-interface RawRow {
-  day: string;
-  key: string | null;
-  input_tokens: number | string;
-  output_tokens: number | string;
-  thinking_tokens: number | string;
-  cached_tokens: number | string;
-  model_calls: number | string;
 }
 
 /**
@@ -88,58 +125,95 @@ export class UsageRepository {
   }
 
   /**
-   * Stores a batch in one multi-row insert; ids already stored are skipped, so writing the same
-   * batch again (a retry after an error whose commit had in fact landed) never counts twice.
-   * Returns how many rows were new.
+   * Stores a batch in one multi-row insert and adds what was new to the daily totals, in one
+   * transaction. Ids already stored are skipped (and not added again), so writing the same batch
+   * again — a retry after an error whose commit had in fact landed — never counts twice.
+   * Returns how many events were new.
    */
   async recordBatch(events: readonly NewUsageEvent[]): Promise<number> {
     if (events.length === 0) return 0;
-    const result = await this.context.db
-      .insertInto('usage_events')
-      .values(
-        events.map((event) => ({
-          id: event.id,
-          occurred_at: event.occurredAt,
-          day: utcDayOf(event.occurredAt),
-          source: event.source,
-          model: event.model,
-          provider: event.provider,
-          api_key_id: event.apiKeyId,
-          portal_id: event.portalId,
-          end_user_id: event.endUserId,
-          input_tokens: event.inputTokens,
-          output_tokens: event.outputTokens,
-          thinking_tokens: event.thinkingTokens,
-          cached_tokens: event.cachedTokens,
-          latency_ms: event.latencyMs,
-          status: event.status,
-        })),
-      )
-      .onConflict((conflict) => conflict.column('id').doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0);
+    return this.context.db.transaction().execute(async (transaction) => {
+      const inserted = await transaction
+        .insertInto('usage_events')
+        .values(
+          events.map((event) => ({
+            id: event.id,
+            occurred_at: event.occurredAt,
+            day: utcDayOf(event.occurredAt),
+            source: event.source,
+            model: event.model,
+            provider: event.provider,
+            api_key_id: event.apiKeyId,
+            portal_id: event.portalId,
+            end_user_id: event.endUserId,
+            input_tokens: event.inputTokens,
+            output_tokens: event.outputTokens,
+            thinking_tokens: event.thinkingTokens,
+            cached_tokens: event.cachedTokens,
+            latency_ms: event.latencyMs,
+            status: event.status,
+          })),
+        )
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        // Only the rows this statement inserted come back: exactly what the totals lack.
+        .returning('id')
+        .execute();
+      if (inserted.length === 0) return 0;
+      const insertedIds = new Set(inserted.map((row) => row.id));
+      const totals = dailyTotalsOf(events.filter((event) => insertedIds.has(event.id)));
+      await transaction
+        .insertInto('usage_daily_totals')
+        .values(totals)
+        .onConflict((conflict) =>
+          conflict.columns(['grouping', 'day', 'group_key']).doUpdateSet((update) => ({
+            input_tokens: update('usage_daily_totals.input_tokens', '+', update.ref('excluded.input_tokens')),
+            output_tokens: update(
+              'usage_daily_totals.output_tokens',
+              '+',
+              update.ref('excluded.output_tokens'),
+            ),
+            thinking_tokens: update(
+              'usage_daily_totals.thinking_tokens',
+              '+',
+              update.ref('excluded.thinking_tokens'),
+            ),
+            cached_tokens: update(
+              'usage_daily_totals.cached_tokens',
+              '+',
+              update.ref('excluded.cached_tokens'),
+            ),
+            model_calls: update('usage_daily_totals.model_calls', '+', update.ref('excluded.model_calls')),
+          })),
+        )
+        .execute();
+      return inserted.length;
+    });
   }
 
   /** Sums per day and key, ordered by day then key; days and keys with no model call are absent. */
   async dailyUsage(range: UsageDayRange, groupBy: UsageGroupColumn): Promise<DailyUsageRow[]> {
-    const key = sql.ref(groupColumns[groupBy]);
-    // Grouped by the index's own column order, so both engines read it in order without a sort.
-    const { rows } = await sql<RawRow>`
-      select day, ${key} as key,
-        sum(input_tokens) as input_tokens,
-        sum(output_tokens) as output_tokens,
-        sum(thinking_tokens) as thinking_tokens,
-        sum(cached_tokens) as cached_tokens,
-        count(*) as model_calls
-      from usage_events
-      where day >= ${range.fromDay} and day <= ${range.toDay}
-      group by day, ${key}
-      order by day, ${key}
-    `.execute(this.context.db);
+    // A primary-key range scan over the kept totals: days × keys rows, not the range's events.
+    const rows = await this.context.db
+      .selectFrom('usage_daily_totals')
+      .select([
+        'day',
+        'group_key as key',
+        'input_tokens',
+        'output_tokens',
+        'thinking_tokens',
+        'cached_tokens',
+        'model_calls',
+      ])
+      .where('grouping', '=', groupBy)
+      .where('day', '>=', range.fromDay)
+      .where('day', '<=', range.toDay)
+      .orderBy('day')
+      .orderBy('group_key')
+      .execute();
     // PostgreSQL returns bigint sums as strings; both engines end as numbers here.
     return rows.map((row) => ({
       day: row.day,
-      key: row.key,
+      key: row.key === '' ? null : row.key,
       inputTokens: Number(row.input_tokens),
       outputTokens: Number(row.output_tokens),
       thinkingTokens: Number(row.thinking_tokens),

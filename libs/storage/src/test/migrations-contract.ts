@@ -27,6 +27,7 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
         'sessions',
         'structured_output_runs',
         'tool_results',
+        'usage_daily_totals',
         'usage_events',
         'users',
       ]);

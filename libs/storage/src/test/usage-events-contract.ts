@@ -131,6 +131,7 @@ export function describeUsageEventsContract(factory: TestDatabaseFactory): void 
           fc.array(fc.tuple(fc.nat(11), fc.nat(11)), { maxLength: 6 }),
           async (calls, replays) => {
             await database.db.deleteFrom('usage_events').execute();
+            await database.db.deleteFrom('usage_daily_totals').execute();
             const events = calls.map((call) =>
               usageEvent(Date.UTC(2026, 4, 1 + call.day, 8), {
                 model: call.model,

@@ -234,6 +234,7 @@ export function describeUsageReport(engine: Engine): void {
           ),
           async (calls) => {
             await test.database.database.db.deleteFrom('usage_events').execute();
+            await test.database.database.db.deleteFrom('usage_daily_totals').execute();
             for (const call of calls) {
               await seed({
                 at: Date.parse(`${days[call.day]}T08:00:00Z`),
