@@ -106,6 +106,9 @@ describe('UsageMeter over a real SQLite database', () => {
     meter.record(origin, 'ok', tokens(1), 5);
     await meter.onApplicationShutdown();
     expect(await storedInputs()).toEqual([1]);
+    // A request still in flight at shutdown ends later: its call is written at once, not after the interval.
+    meter.record(origin, 'ok', tokens(9), 5);
+    await vi.waitFor(async () => expect(await storedInputs()).toEqual([1, 9]));
 
     await takeTableAway();
     meter.record(origin, 'failed', tokens(0), 5);

@@ -32,6 +32,8 @@ export class UsageMeter implements OnApplicationShutdown {
   private writing: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private consecutiveFailures = 0;
+  /** Set at shutdown: calls that end after it (requests still in flight) are written at once. */
+  private shuttingDown = false;
   /** Dropped since the last log line about it (logged once per failed write, not per call). */
   private droppedUnlogged = 0;
   private readonly endUsers: EndUserResolver;
@@ -51,8 +53,8 @@ export class UsageMeter implements OnApplicationShutdown {
     const occurredAt = this.dependencies.usage.now();
     this.buffer.push({ id: newId(occurredAt), occurredAt, origin, tokens, latencyMs, status });
     this.dropOverflow();
-    if (this.buffer.length >= this.dependencies.settings.batchSize && this.consecutiveFailures === 0)
-      this.startWriting();
+    const batchFull = this.buffer.length >= this.dependencies.settings.batchSize;
+    if ((batchFull || this.shuttingDown) && this.consecutiveFailures === 0) this.startWriting();
     else this.scheduleWrite(this.dependencies.settings.flushIntervalMs);
   }
 
@@ -75,6 +77,7 @@ export class UsageMeter implements OnApplicationShutdown {
 
   /** Nest shutdown (the app's `close()`): write what is left, a few attempts, then count the loss. */
   async onApplicationShutdown(): Promise<void> {
+    this.shuttingDown = true;
     for (let attempt = 1; attempt <= SHUTDOWN_WRITE_ATTEMPTS; attempt++) {
       try {
         await this.flush();
