@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { UserContentPart } from '@agentdesk/providers';
 import { EffectiveUsers } from '../auth/effective-users';
-import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
+import { notFoundError } from '../errors/api-error';
 import type { OwnDataCaller } from '../auth/own-data-caller';
-import { ModelRoutingError } from '../model-access/model-router';
+import { classifyModelFailure } from '../model-access/model-failure';
+import { modelFailureToApiError } from '../model-access/model-failure-to-api-error';
 import { AgentTurnRunner, type TurnResult } from './turn/agent-turn-runner';
 import type { TurnEventSink } from './turn/turn-events';
 import type { SendMessageBody } from './turn-inputs';
@@ -60,16 +61,10 @@ export class AgentTurnService {
         emit,
       );
     } catch (error) {
-      if (error instanceof ModelRoutingError) {
-        throw new ApiError(
-          error.failure.kind === 'unknown-model'
-            ? ApiErrorCode.UnknownModel
-            : ApiErrorCode.ProviderNotConfigured,
-          error.message,
-          { cause: error },
-        );
-      }
-      throw error;
+      // A failed model call is recorded in the turn; what escapes is a refusal before it (routing).
+      const failure = classifyModelFailure(error);
+      if (failure.kind === 'internal') throw error;
+      throw modelFailureToApiError(failure);
     }
   }
 }
