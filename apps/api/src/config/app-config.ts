@@ -15,6 +15,11 @@ import {
   type SandboxSettings,
 } from '../sandbox/sandbox-settings';
 import { Secret } from './secret';
+import {
+  describeClusterSettings,
+  readClusterSettings,
+  type ClusterSettings,
+} from '../cluster/cluster-settings';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/agentdesk.db';
@@ -55,6 +60,8 @@ export interface AppConfig {
   readonly turns: TurnSettings;
   /** Per-session Docker sandboxes (see `sandbox/sandbox-settings.ts` for the variables). */
   readonly sandbox: SandboxSettings;
+  /** Redis shared by replicas, and the verified-key cache (see `cluster/cluster-settings.ts`). */
+  readonly cluster: ClusterSettings;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -154,13 +161,15 @@ export function loadConfig(
   const input = Object.fromEntries(Object.keys(configEnvironment).map((name) => [name, environment[name]]));
   const parsed = environmentSchema.safeParse(input);
   const sandbox = readSandboxSettings(environment);
-  if (!parsed.success || sandbox.settings === undefined) {
+  const cluster = readClusterSettings(environment);
+  if (!parsed.success || sandbox.settings === undefined || cluster.settings === undefined) {
     throw new ConfigError([
       ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0] ?? 'configuration') as EnvironmentName;
         return `${name} (${configEnvironment[name] ?? 'setting'}): ${issue.message}`;
       }),
       ...sandbox.problems,
+      ...cluster.problems,
     ]);
   }
   const values = parsed.data;
@@ -174,6 +183,7 @@ export function loadConfig(
   const config: AppConfig = {
     models,
     sandbox: sandbox.settings,
+    cluster: cluster.settings,
     turns: {
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
@@ -247,5 +257,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     },
     turns: config.turns,
     sandbox: describeSandboxSettings(config.sandbox),
+    cluster: describeClusterSettings(config.cluster),
   };
 }
