@@ -75,7 +75,13 @@ export async function runAdminKeyCommand(
       output.note(
         `Revoked ${revoked.length} other admin key(s)${revoked.length === 0 ? '' : `: ${revoked.map((key) => key.prefix).join(', ')}`}.`,
       );
-      if (revoked.length > 0) output.note(await tellReplicas(config, revoked.map((key) => key.id)));
+      if (revoked.length > 0)
+        output.note(
+          await tellReplicas(
+            config,
+            revoked.map((key) => key.id),
+          ),
+        );
     }
     output.note('Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>"; check it with GET /v1/me.');
     return 0;

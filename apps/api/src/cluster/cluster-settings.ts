@@ -72,14 +72,16 @@ export function readClusterSettings(
     };
   }
   const values = parsed.data;
-  const redisUrl = values.AGENTDESK_REDIS_URL === undefined ? undefined : new Secret(values.AGENTDESK_REDIS_URL);
+  const redisUrl =
+    values.AGENTDESK_REDIS_URL === undefined ? undefined : new Secret(values.AGENTDESK_REDIS_URL);
   const requestedTtl = values.AGENTDESK_KEY_CACHE_TTL_MS ?? DEFAULT_KEY_CACHE_TTL_MS;
   return {
     problems: [],
     settings: {
       redisUrl,
       redisKeyPrefix: values.AGENTDESK_REDIS_KEY_PREFIX ?? 'agentdesk',
-      keyCacheTtlMs: redisUrl === undefined ? Math.min(requestedTtl, LOCAL_KEY_CACHE_MAX_TTL_MS) : requestedTtl,
+      keyCacheTtlMs:
+        redisUrl === undefined ? Math.min(requestedTtl, LOCAL_KEY_CACHE_MAX_TTL_MS) : requestedTtl,
       keyCacheSize: values.AGENTDESK_KEY_CACHE_SIZE ?? 10_000,
     },
   };

@@ -52,7 +52,13 @@ class SharedStateLifecycle implements OnModuleInit, OnApplicationShutdown {
       useFactory: (state: SharedState, logger: Logger): RateCounter => {
         const counter =
           state.kind === 'redis'
-            ? new RedisRateCounter(state.commands, state.keyPrefix, state.location, new MemoryRateCounter(), logger)
+            ? new RedisRateCounter(
+                state.commands,
+                state.keyPrefix,
+                state.location,
+                new MemoryRateCounter(),
+                logger,
+              )
             : new MemoryRateCounter();
         logger.info(
           state.kind === 'redis'

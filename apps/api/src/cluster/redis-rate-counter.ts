@@ -52,7 +52,10 @@ export class RedisRateCounter implements RateCounter {
 
   async hit(bucket: string, windowMs: number): Promise<RateCount> {
     try {
-      const [count, resetInMs] = await this.redis.agentdeskRateHit(`${this.keyPrefix}:rate:${bucket}`, windowMs);
+      const [count, resetInMs] = await this.redis.agentdeskRateHit(
+        `${this.keyPrefix}:rate:${bucket}`,
+        windowMs,
+      );
       return { count, resetInMs };
     } catch (error) {
       this.logFailure(error);
