@@ -43,7 +43,8 @@ export async function connectRedis(url: Secret, purpose: string, logger: Logger)
     await client.ping();
   } catch (error) {
     client.disconnect();
-    const reason = describeConnectionError(error ?? lastError);
+    // The socket's own error (ECONNREFUSED, ENOTFOUND, …) says more than ioredis's "Connection is closed".
+    const reason = describeConnectionError(lastError ?? error);
     throw new RedisUnavailableError(
       `AGENTDESK_REDIS_URL: cannot reach Redis at ${location} (${reason}). Start Redis there, fix the URL, ` +
         'or unset AGENTDESK_REDIS_URL to run this replica on its own (rate limits per process).',
