@@ -2,6 +2,10 @@ import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAdminKeyCommand } from '../../src/admin-key/admin-key-command';
 import { Secret } from '../../src/config/secret';
 import { KeyRevocations } from '../../src/cluster/key-revocations';
 import { MemoryRateCounter } from '../../src/cluster/memory-rate-counter';
@@ -187,6 +191,31 @@ describe('shared state through Redis', () => {
     expect(String(started)).toContain('the API exited with 1 before listening');
     expect(String(started)).toContain('AGENTDESK_REDIS_URL: cannot reach Redis at redis://127.0.0.1:');
     expect(String(started)).not.toContain('hunter2');
+  });
+
+  it("npm run admin-key -- --revoke-others tells running replicas through the deployment's channel", async () => {
+    const prefix = uniquePrefix();
+    const folder = await mkdtemp(join(tmpdir(), 'agentdesk-admin-key-broadcast-'));
+    cleanups.push(() => rm(folder, { recursive: true, force: true }));
+    const environment = {
+      DATABASE_URL: `sqlite:${join(folder, 'agentdesk.db')}`,
+      AGENTDESK_REDIS_URL: testRedisUrl,
+      AGENTDESK_REDIS_KEY_PREFIX: prefix,
+    };
+    const notes: string[] = [];
+    const output = { key: () => undefined, note: (line: string) => notes.push(line) };
+    expect(await runAdminKeyCommand([], environment, output)).toBe(0);
+    expect(await runAdminKeyCommand([], environment, output)).toBe(0);
+
+    const replica = new KeyRevocations(await sharedState(testRedisUrl, prefix), silent);
+    await replica.start();
+    const heard: Array<string | undefined> = [];
+    replica.onRevoked((apiKeyId) => heard.push(apiKeyId));
+    expect(await runAdminKeyCommand(['--revoke-others'], environment, output)).toBe(0);
+    expect(notes.join('\n')).toContain('Revoked 2 other admin key(s)');
+    expect(notes.join('\n')).toContain('Running API replicas were told through Redis');
+    await waitFor(() => (heard.length === 2 ? true : undefined), 'both revocations');
+    expect(heard.every((apiKeyId) => typeof apiKeyId === 'string' && apiKeyId.length > 0)).toBe(true);
   });
 
   describe('an API whose Redis goes away while it runs', () => {
