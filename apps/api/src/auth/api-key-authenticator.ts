@@ -7,7 +7,7 @@ import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { ApiKey, Repositories } from '@agentdesk/storage';
 import { KeyRevocations } from '../cluster/key-revocations';
-import { hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
+import { hashApiKey, hashesEqual, parseApiKey } from '../core/api-key-format';
 import { readCredential } from './credentials';
 import { VerifiedKeyCache } from './verified-key-cache';
 

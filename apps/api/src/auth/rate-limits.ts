@@ -7,7 +7,7 @@ import type { RateCount, RateCounter } from '../cluster/rate-counter';
 import { APP_CONFIG } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { ApiMetrics } from '../metrics/api-metrics';
-import { parseApiKey } from './api-key-format';
+import { parseApiKey } from '../core/api-key-format';
 import { readCredential } from './credentials';
 
 /** The rate-limit bucket of a principal: its API key (a portal's end users share the portal key's budget). */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ClusterSettings } from './cluster-settings';
+import type { ClusterSettings } from '../config/cluster-settings';
 import { closeRedis, connectRedis } from './redis-connection';
 import { keyRevocationChannel } from './shared-state';
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Secret } from '../config/secret';
-import { describeRedisUrl } from './cluster-settings';
+import { describeRedisUrl } from '../config/cluster-settings';
 
 /** Thrown at start when `AGENTDESK_REDIS_URL` is set but Redis does not answer; says what to do. */
 export class RedisUnavailableError extends Error {

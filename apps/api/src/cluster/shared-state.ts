@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { describeRedisUrl, type ClusterSettings } from './cluster-settings';
+import { describeRedisUrl, type ClusterSettings } from '../config/cluster-settings';
 import { closeRedis, connectRedis } from './redis-connection';
 
 /**
