@@ -159,9 +159,17 @@ interface Sample {
   elapsedMs: number;
   /** CPU time (user + system) the measured server process spent in the rounds. */
   serverCpuMs: number;
+  /** Server CPU µs per request of each round, to compare variants round by round. */
+  readonly roundCpuMicroseconds: number[];
 }
 
-const emptySample = (): Sample => ({ latenciesMs: [], requests: 0, elapsedMs: 0, serverCpuMs: 0 });
+const emptySample = (): Sample => ({
+  latenciesMs: [],
+  requests: 0,
+  elapsedMs: 0,
+  serverCpuMs: 0,
+  roundCpuMicroseconds: [],
+});
 
 /** User + system CPU time of a process so far, from /proc (clock ticks of 10 ms). */
 function cpuTimeMs(child: ChildProcess): number {
@@ -182,6 +190,7 @@ async function load(
   const deadline = performance.now() + durationMs;
   const started = performance.now();
   const cpuBefore = cpuTimeMs(server);
+  const requestsBefore = sample.requests;
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (performance.now() < deadline) {
@@ -194,7 +203,14 @@ async function load(
     }),
   );
   sample.elapsedMs += performance.now() - started;
-  sample.serverCpuMs += cpuTimeMs(server) - cpuBefore;
+  const cpuMs = cpuTimeMs(server) - cpuBefore;
+  sample.serverCpuMs += cpuMs;
+  sample.roundCpuMicroseconds.push((cpuMs * 1000) / Math.max(1, sample.requests - requestsBefore));
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function percentile(sorted: number[], fraction: number): number {
@@ -243,19 +259,20 @@ async function measure(variants: readonly Variant[], clients: number): Promise<S
 function table(title: string, variants: readonly Variant[], samples: readonly Sample[]): string {
   const summaries = samples.map(summarize);
   const hello = summaries[0]!;
-  const baseline = summaries[1]!;
   const format = (value: number) => value.toFixed(3);
   return [
     `### ${title}`,
     '',
-    '| route / variant | requests | p50 (ms) | p99 (ms) | requests/s | server CPU µs/request | p50 vs hello | CPU vs memory, no cache |',
+    '| route / variant | requests | p50 (ms) | p99 (ms) | requests/s | server CPU µs/request | p50 vs hello | CPU vs memory, no cache (median of round ratios) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...variants.map((variant, index) => {
       const summary = summaries[index]!;
-      const cpuRatio =
-        index === 0
-          ? '—'
-          : `${(summary.cpuMicrosecondsPerRequest / baseline.cpuMicrosecondsPerRequest).toFixed(2)}×`;
+      // Median over rounds of this variant's CPU per request / the baseline's in the same round:
+      // a burst of other work on the machine weighs on both sides of one ratio alike.
+      const roundRatios = samples[index]!.roundCpuMicroseconds.map(
+        (cpu, round) => cpu / (samples[1]!.roundCpuMicroseconds[round] ?? Number.NaN),
+      );
+      const cpuRatio = index === 0 ? '—' : `${median(roundRatios).toFixed(2)}×`;
       return `| ${variant.label} | ${summary.count} | ${format(summary.p50)} | ${format(summary.p99)} | ${summary.rps.toFixed(0)} | ${summary.cpuMicrosecondsPerRequest.toFixed(0)} | ${index === 0 ? '—' : `+${format(summary.p50 - hello.p50)}`} | ${cpuRatio} |`;
     }),
     '',
