@@ -16,6 +16,12 @@ import {
   type SandboxSettings,
 } from './sandbox-settings';
 import { Secret } from './secret';
+import {
+  clusterEnvironment,
+  describeClusterSettings,
+  readClusterSettings,
+  type ClusterSettings,
+} from './cluster-settings';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/agentdesk.db';
@@ -56,6 +62,8 @@ export interface AppConfig {
   readonly turns: TurnSettings;
   /** Per-session Docker sandboxes (see `sandbox-settings.ts` for the variables). */
   readonly sandbox: SandboxSettings;
+  /** Redis shared by replicas, and the verified-key cache (see `cluster/cluster-settings.ts`). */
+  readonly cluster: ClusterSettings;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -81,12 +89,13 @@ type EnvironmentName = keyof typeof configEnvironment;
 
 /**
  * Every variable the one config reads: the API's own, the model settings' (`provider-settings.ts`)
- * and the sandbox's (`sandbox-settings.ts`), each with its meaning (for the README's table).
+ * the sandbox's (`sandbox-settings.ts`) and the cluster's (`cluster-settings.ts`), each with its meaning (for the README's table).
  */
 export const allConfigEnvironment = {
   ...configEnvironment,
   ...providerEnvironment,
   ...sandboxEnvironment,
+  ...clusterEnvironment,
 } as const;
 
 /** Thrown by `loadConfig`: lists every invalid variable by name, never by value. */
@@ -166,7 +175,13 @@ export function loadConfig(
   const parsed = environmentSchema.safeParse(input);
   const sandbox = readSandboxSettings(environment);
   const models = parseModelRoutingSettings(environment);
-  if (!parsed.success || sandbox.settings === undefined || models.settings === undefined) {
+  const cluster = readClusterSettings(environment);
+  if (
+    !parsed.success ||
+    sandbox.settings === undefined ||
+    models.settings === undefined ||
+    cluster.settings === undefined
+  ) {
     throw new ConfigError([
       ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0] ?? 'configuration') as EnvironmentName;
@@ -174,12 +189,14 @@ export function loadConfig(
       }),
       ...models.problems,
       ...sandbox.problems,
+      ...cluster.problems,
     ]);
   }
   const values = parsed.data;
   const config: AppConfig = {
     models: models.settings,
     sandbox: sandbox.settings,
+    cluster: cluster.settings,
     turns: {
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
@@ -253,5 +270,6 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     },
     turns: config.turns,
     sandbox: describeSandboxSettings(config.sandbox),
+    cluster: describeClusterSettings(config.cluster),
   };
 }
