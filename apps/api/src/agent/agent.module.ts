@@ -6,6 +6,7 @@ import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
+import { ModelAccessModule } from '../model-access/model-access.module';
 import { ModelRouter } from '../model-access/model-router';
 import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
@@ -14,16 +15,11 @@ import { SandboxModule } from '../sandbox/sandbox.module';
 import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 import { UsageMeter } from '../usage/metering/usage-meter';
 
-/** The agent turn: model routing, tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
+/** The agent turn: tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
 @Module({
-  imports: [AuthModule, SandboxModule],
+  imports: [AuthModule, ModelAccessModule, SandboxModule],
   controllers: [MessagesController],
   providers: [
-    {
-      provide: ModelRouter,
-      useFactory: (config: AppConfig) => new ModelRouter(config.models),
-      inject: [APP_CONFIG],
-    },
     {
       provide: ToolRegistry,
       // The sandbox tools are offered only when the sandbox is enabled (they answer errors while it is down).
@@ -45,6 +41,5 @@ import { UsageMeter } from '../usage/metering/usage-meter';
     AgentTurnService,
     TurnLeaseSweeper,
   ],
-  exports: [ModelRouter],
 })
 export class AgentModule {}
