@@ -27,7 +27,7 @@ export const DEFAULT_TURN_LEASE_MS = 20_000;
 export const defaultTurnSettings: TurnSettings = {
   maxModelCalls: 8,
   scratchpadBudgetTokens: 8_000,
-  historyBudgetTokens: 16_000,
+  historyBudgetTokens: 8_000,
   storedToolResultTokens: 4_000,
   leaseMs: DEFAULT_TURN_LEASE_MS,
   summarize: true,
