@@ -24,7 +24,7 @@ import {
   type TokenUsage,
 } from '@agentdesk/storage';
 import pino, { type Logger } from 'pino';
-import type { ModelRouter, ResolvedModel } from '../model-routing/model-router';
+import type { ModelRouter, ResolvedModel } from '../../model-access/model-router';
 import type { ToolRegistry } from '@agentdesk/agent-tools';
 import { SessionToolResultStore } from './session-tool-result-store';
 import { storedMessageTokens } from './stored-message-tokens';
@@ -33,7 +33,7 @@ import { loadTurnHistory } from './turn-history';
 import type { TurnError, TurnEventSink } from './turn-events';
 import { TurnFailure, toTurnError } from './turn-failure';
 import { leaseLostFailure, TurnLeaseHeartbeat } from './turn-lease-heartbeat';
-import type { TurnSettings } from './turn-settings';
+import type { TurnSettings } from '../../config/turn-settings';
 
 /** One user message to answer. */
 export interface TurnInput {
