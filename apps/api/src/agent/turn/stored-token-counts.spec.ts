@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testing';
 import { builtInTools, ToolRegistry, type AgentTool } from '@agentdesk/agent-tools';
-import { ModelRouter } from '../model-routing/model-router';
-import { readModelRoutingSettings } from '../model-routing/provider-settings';
+import { ModelRouter } from '../../model-access/model-router';
+import { readModelRoutingSettings } from '../../config/provider-settings';
 import { AgentTurnRunner } from './agent-turn-runner';
 import { storedMessageTokens } from './stored-message-tokens';
 import { storedMessagesToChat, transcriptEntryOf } from './stored-messages';
-import { defaultTurnSettings } from './turn-settings';
+import { defaultTurnSettings } from '../../config/turn-settings';
 
 const echoTool: AgentTool = {
   definition: {
