@@ -8,15 +8,16 @@
  * SQLite file or a fresh PostgreSQL database, providers pointed at the emulator); this process is the client.
  *
  * Phases per engine:
- *   1. growth, one request at a time: the first turn of BENCH_FRESH_SESSIONS fresh sessions ("turn 1")
- *      and, in BENCH_LONG_SESSIONS sessions driven to BENCH_LONG_TURNS turns each, the last
- *      BENCH_WINDOW turns ("turn 500"): p50/p99 of each and their ratio (target ≤ 1.5×);
+ *   1. growth, one request at a time: the first turn of fresh sessions ("turn 1") and, in
+ *      BENCH_LONG_SESSIONS sessions driven to BENCH_LONG_TURNS turns each, the last BENCH_WINDOW
+ *      turns ("turn 500"), interleaved in batches of BENCH_GROWTH_BATCH with the model call alone:
+ *      p50/p99 of each, their ratio (target ≤ 1.5×) and the API process's CPU per turn;
  *   2. throughput: BENCH_CONCURRENCY turns in flight, each worker on its own sessions (one turn at a
  *      time per session is the API's rule), for BENCH_THROUGHPUT_ROUNDS × BENCH_ROUND_MS.
- * The model call alone is measured first, one at a time and at the same concurrency.
+ * The model call alone at the same concurrency is measured first.
  * Targets: turn 500 ≤ 1.5× turn 1 (p50); ≥ 800 turns/s on SQLite and ≥ 500 on PostgreSQL.
  *
- * Options (environment): BENCH_FRESH_SESSIONS (100), BENCH_LONG_SESSIONS (2), BENCH_LONG_TURNS (500),
+ * Options (environment): BENCH_GROWTH_BATCH (10), BENCH_LONG_SESSIONS (2), BENCH_LONG_TURNS (500),
  * BENCH_WINDOW (40), BENCH_CONCURRENCY (16), BENCH_THROUGHPUT_SESSIONS (64), BENCH_THROUGHPUT_ROUNDS (2),
  * BENCH_ROUND_MS (3000), BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL
  * (postgres://postgres@127.0.0.1:5432/test), BENCH_PROFILE=1 (run the API under `node --cpu-prof`).
@@ -32,7 +33,7 @@ import { startEmulatorProcess } from './support/emulator-process';
 import { percentile } from './support/measure';
 import { processCpuMicroseconds } from './support/server-process';
 
-const freshSessions = Number(process.env['BENCH_FRESH_SESSIONS'] ?? 100);
+const growthBatch = Number(process.env['BENCH_GROWTH_BATCH'] ?? 10);
 const longSessions = Number(process.env['BENCH_LONG_SESSIONS'] ?? 2);
 const longTurns = Number(process.env['BENCH_LONG_TURNS'] ?? 500);
 const windowTurns = Number(process.env['BENCH_WINDOW'] ?? 40);
@@ -115,27 +116,28 @@ async function load(
   return { completed: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
 }
 
-async function measureModelAlone(
-  emulatorUrl: string,
-): Promise<{ latencies: number[]; throughput: Throughput }> {
+async function modelAloneThroughput(emulatorUrl: string): Promise<Throughput> {
   const sdk = new OpenAI({ apiKey: 'sk-emulator', baseURL: `${emulatorUrl}/v1`, maxRetries: 0 });
   const once = () => sdk.chat.completions.create({ model, messages: [{ role: 'user', content: userText }] });
-  for (let index = 0; index < 200; index++) await once();
-  const latencies: number[] = [];
-  for (let index = 0; index < 500; index++) {
-    const started = performance.now();
-    await once();
-    latencies.push(performance.now() - started);
-  }
   await load(500, once);
-  const result = await load(roundMs, once);
-  return { latencies, throughput: { ...result, serverCpuMicroseconds: 0 } };
+  const result = await load(roundMs * throughputRounds, once);
+  return { ...result, serverCpuMicroseconds: 0 };
+}
+
+/** Latencies of one growth variant and the API process's CPU they took. */
+interface Samples {
+  latencies: number[];
+  apiCpuMicroseconds: number;
 }
 
 interface EngineResult {
   readonly engine: 'sqlite' | 'postgres';
-  readonly firstTurns: number[];
-  readonly lateTurns: number[];
+  /** Turn 1 of fresh sessions. */
+  readonly first: Samples;
+  /** The last window of the long sessions' turns. */
+  readonly late: Samples;
+  /** The model call alone, interleaved with the two. */
+  readonly modelAlone: Samples;
   readonly throughput: Throughput;
   readonly profile?: string;
 }
@@ -180,16 +182,59 @@ async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string)
     const warmSession = await newSession(client);
     for (let index = 0; index < 100; index++) await turn(client, warmSession);
 
-    // 1. Growth: turn 1 of fresh sessions, and the last window of long sessions.
-    const firstTurns: number[] = [];
-    for (let index = 0; index < freshSessions; index++)
-      firstTurns.push(await turn(client, await newSession(client)));
-    const lateTurns: number[] = [];
+    // 1. Growth. Long sessions are driven to the start of the window unmeasured; then, round by round
+    //    in alternating order (so load from other processes hits all alike): a batch of first turns
+    //    of fresh sessions, a batch of window turns of the long sessions, a batch of model calls alone.
+    const longIds: string[] = [];
     for (let index = 0; index < longSessions; index++) {
       const sessionId = await newSession(client);
-      for (let turnNumber = 1; turnNumber <= longTurns; turnNumber++) {
-        const latency = await turn(client, sessionId);
-        if (turnNumber > longTurns - windowTurns) lateTurns.push(latency);
+      for (let turnNumber = 1; turnNumber <= longTurns - windowTurns; turnNumber++)
+        await turn(client, sessionId);
+      longIds.push(sessionId);
+    }
+    const sdk = new OpenAI({ apiKey: 'sk-emulator', baseURL: `${emulatorUrl}/v1`, maxRetries: 0 });
+    const first: Samples = { latencies: [], apiCpuMicroseconds: 0 };
+    const late: Samples = { latencies: [], apiCpuMicroseconds: 0 };
+    const modelAlone: Samples = { latencies: [], apiCpuMicroseconds: 0 };
+    const rounds = Math.ceil((windowTurns * longSessions) / growthBatch);
+    let nextLong = 0;
+    const phases: Array<{ into: Samples; prepare: () => Promise<Array<() => Promise<unknown>>> }> = [
+      {
+        into: first,
+        prepare: async () => {
+          const fresh: string[] = [];
+          for (let index = 0; index < growthBatch; index++) fresh.push(await newSession(client));
+          return fresh.map((sessionId) => () => turn(client, sessionId));
+        },
+      },
+      {
+        into: late,
+        prepare: async () =>
+          Array.from({ length: growthBatch }, () => {
+            const sessionId = longIds[nextLong++ % longIds.length]!;
+            return () => turn(client, sessionId);
+          }),
+      },
+      {
+        into: modelAlone,
+        prepare: async () =>
+          Array.from(
+            { length: growthBatch },
+            () => () =>
+              sdk.chat.completions.create({ model, messages: [{ role: 'user', content: userText }] }),
+          ),
+      },
+    ];
+    for (let round = 0; round < rounds; round++) {
+      for (const phase of round % 2 === 0 ? phases : [...phases].reverse()) {
+        const calls = await phase.prepare();
+        const cpuBefore = processCpuMicroseconds(api.pid);
+        for (const call of calls) {
+          const started = performance.now();
+          await call();
+          phase.into.latencies.push(performance.now() - started);
+        }
+        phase.into.apiCpuMicroseconds += processCpuMicroseconds(api.pid) - cpuBefore;
       }
     }
 
@@ -222,7 +267,7 @@ async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string)
         : 'no profile was written';
       rmSync(profileDirectory, { recursive: true, force: true });
     }
-    return { engine, firstTurns, lateTurns, throughput, ...(profile !== undefined && { profile }) };
+    return { engine, first, late, modelAlone, throughput, ...(profile !== undefined && { profile }) };
   } finally {
     await api?.stop();
     await database?.drop();
@@ -233,26 +278,29 @@ async function main(): Promise<void> {
   const emulator = await startEmulatorProcess();
   const lines: string[] = [];
   try {
-    const alone = await measureModelAlone(emulator.url);
+    const aloneThroughput = await modelAloneThroughput(emulator.url);
     const results: EngineResult[] = [];
     for (const engine of engines) results.push(await measureEngine(engine, emulator.url));
 
+    const row = (label: string, samples: Samples, turn1?: Samples) =>
+      `| ${label} | ${samples.latencies.length} | ${ms(p(samples.latencies, 0.5))} | ${ms(p(samples.latencies, 0.99))} | ${
+        turn1 ? `${(p(samples.latencies, 0.5) / p(turn1.latencies, 0.5)).toFixed(2)}×` : '—'
+      } | ${turn1 ? (samples.apiCpuMicroseconds / samples.latencies.length).toFixed(0) : '—'} |`;
     lines.push(
       `Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()
         .map((value) => value.toFixed(2))
         .join(' / ')} at the end; emulator, API and this client share the CPUs.`,
       '',
-      `### One at a time: turn 1 (first turn of ${freshSessions} fresh sessions) vs turn ${longTurns} (turns ${longTurns - windowTurns + 1}–${longTurns} of ${longSessions} sessions)`,
+      `### One at a time: turn 1 (fresh sessions) vs turn ${longTurns} (turns ${longTurns - windowTurns + 1}–${longTurns} of ${longSessions} sessions), interleaved in batches of ${growthBatch}`,
       '',
-      '| path | samples | p50 ms | p99 ms | vs turn 1 (p50) |',
-      '|---|---:|---:|---:|---:|',
-      `| model call alone (SDK → emulator) | ${alone.latencies.length} | ${ms(p(alone.latencies, 0.5))} | ${ms(p(alone.latencies, 0.99))} | — |`,
+      '| path | samples | p50 ms | p99 ms | p50 vs turn 1 | API CPU µs per turn |',
+      '|---|---:|---:|---:|---:|---:|',
     );
     for (const result of results) {
-      const first = p(result.firstTurns, 0.5);
       lines.push(
-        `| turn 1, ${result.engine} | ${result.firstTurns.length} | ${ms(first)} | ${ms(p(result.firstTurns, 0.99))} | 1.00× |`,
-        `| turn ${longTurns}, ${result.engine} | ${result.lateTurns.length} | ${ms(p(result.lateTurns, 0.5))} | ${ms(p(result.lateTurns, 0.99))} | ${(p(result.lateTurns, 0.5) / first).toFixed(2)}× |`,
+        row(`model call alone (SDK → emulator), during the ${result.engine} run`, result.modelAlone),
+        row(`turn 1, ${result.engine}`, result.first, result.first),
+        row(`turn ${longTurns}, ${result.engine}`, result.late, result.first),
       );
     }
     lines.push(
@@ -261,7 +309,7 @@ async function main(): Promise<void> {
       '',
       '| path | calls | per second | p50 ms | p99 ms | API CPU µs per turn |',
       '|---|---:|---:|---:|---:|---:|',
-      `| model call alone | ${alone.throughput.completed} | ${(alone.throughput.completed / alone.throughput.seconds).toFixed(0)} | ${ms(p(alone.throughput.latencies, 0.5))} | ${ms(p(alone.throughput.latencies, 0.99))} | — |`,
+      `| model call alone | ${aloneThroughput.completed} | ${(aloneThroughput.completed / aloneThroughput.seconds).toFixed(0)} | ${ms(p(aloneThroughput.latencies, 0.5))} | ${ms(p(aloneThroughput.latencies, 0.99))} | — |`,
     );
     for (const result of results) {
       const { throughput } = result;
@@ -272,7 +320,7 @@ async function main(): Promise<void> {
     const check = (met: boolean) => (met ? 'met' : '**missed**');
     lines.push('', '### Targets', '', '| target | measured | |', '|---|---:|---|');
     for (const result of results) {
-      const ratio = p(result.lateTurns, 0.5) / p(result.firstTurns, 0.5);
+      const ratio = p(result.late.latencies, 0.5) / p(result.first.latencies, 0.5);
       const perSecond = result.throughput.completed / result.throughput.seconds;
       const floor = result.engine === 'sqlite' ? 800 : 500;
       lines.push(
