@@ -29,7 +29,7 @@ import OpenAI from 'openai';
 import pg from 'pg';
 import { startApiProcess, type ApiProcess } from './support/api-process';
 import { formatSummary, profileIn, summarizeProfile } from './support/cpu-profile';
-import { startEmulatorProcess } from './support/emulator-process';
+import { startEmulatorProcess, type EmulatorProcess } from './support/emulator-process';
 import { percentile } from './support/measure';
 import { processCpuMicroseconds } from './support/server-process';
 
@@ -55,6 +55,9 @@ const userText =
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '—');
 const p = percentile;
+
+/** A chat request as the API sent it (recorded by the emulator). */
+type ChatBody = OpenAI.ChatCompletionCreateParamsNonStreaming;
 
 interface Client {
   readonly url: string;
@@ -138,6 +141,11 @@ interface EngineResult {
   readonly late: Samples;
   /** The model call alone, interleaved with the two. */
   readonly modelAlone: Samples;
+  /** The model call alone with the exact request of a first turn, and of a late turn. */
+  readonly modelFirstBody: Samples;
+  readonly modelLateBody: Samples;
+  /** Messages in the late turn's request. */
+  readonly historyMessages: number;
   readonly throughput: Throughput;
   readonly profile?: string;
 }
@@ -162,7 +170,11 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<v
   };
 }
 
-async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string): Promise<EngineResult> {
+async function measureEngine(
+  engine: 'sqlite' | 'postgres',
+  emulator: EmulatorProcess,
+): Promise<EngineResult> {
+  const emulatorUrl = emulator.url;
   const database = engine === 'postgres' ? await freshPostgresDatabase() : undefined;
   const profileDirectory = profiling ? mkdtempSync(join(tmpdir(), 'agentdesk-bench-turns-prof-')) : undefined;
   let api: ApiProcess | undefined;
@@ -192,10 +204,19 @@ async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string)
         await turn(client, sessionId);
       longIds.push(sessionId);
     }
+    // The exact requests a first turn and a late turn send the model, for "the model call alone with
+    // the same request": what the API adds over it is the turn's own cost.
+    await turn(client, await newSession(client));
+    const firstBody = (await emulator.recordedRequests()).at(-1)!.body as ChatBody;
+    const probe = await newSession(client);
+    for (let turnNumber = 1; turnNumber <= longTurns - windowTurns; turnNumber++) await turn(client, probe);
+    const lateBody = (await emulator.recordedRequests()).at(-1)!.body as ChatBody;
     const sdk = new OpenAI({ apiKey: 'sk-emulator', baseURL: `${emulatorUrl}/v1`, maxRetries: 0 });
     const first: Samples = { latencies: [], apiCpuMicroseconds: 0 };
     const late: Samples = { latencies: [], apiCpuMicroseconds: 0 };
     const modelAlone: Samples = { latencies: [], apiCpuMicroseconds: 0 };
+    const modelFirstBody: Samples = { latencies: [], apiCpuMicroseconds: 0 };
+    const modelLateBody: Samples = { latencies: [], apiCpuMicroseconds: 0 };
     const rounds = Math.ceil((windowTurns * longSessions) / growthBatch);
     let nextLong = 0;
     const phases: Array<{ into: Samples; prepare: () => Promise<Array<() => Promise<unknown>>> }> = [
@@ -223,6 +244,16 @@ async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string)
             () => () =>
               sdk.chat.completions.create({ model, messages: [{ role: 'user', content: userText }] }),
           ),
+      },
+      {
+        into: modelFirstBody,
+        prepare: async () =>
+          Array.from({ length: growthBatch }, () => () => sdk.chat.completions.create(firstBody)),
+      },
+      {
+        into: modelLateBody,
+        prepare: async () =>
+          Array.from({ length: growthBatch }, () => () => sdk.chat.completions.create(lateBody)),
       },
     ];
     for (let round = 0; round < rounds; round++) {
@@ -267,7 +298,17 @@ async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string)
         : 'no profile was written';
       rmSync(profileDirectory, { recursive: true, force: true });
     }
-    return { engine, first, late, modelAlone, throughput, ...(profile !== undefined && { profile }) };
+    return {
+      engine,
+      first,
+      late,
+      modelAlone,
+      modelFirstBody,
+      modelLateBody,
+      historyMessages: lateBody.messages.length,
+      throughput,
+      ...(profile !== undefined && { profile }),
+    };
   } finally {
     await api?.stop();
     await database?.drop();
@@ -275,12 +316,13 @@ async function measureEngine(engine: 'sqlite' | 'postgres', emulatorUrl: string)
 }
 
 async function main(): Promise<void> {
-  const emulator = await startEmulatorProcess();
+  // One recorded request: the body a turn sent, replayed by the model-alone variants.
+  const emulator = await startEmulatorProcess({ maxRecordedRequests: 1 });
   const lines: string[] = [];
   try {
     const aloneThroughput = await modelAloneThroughput(emulator.url);
     const results: EngineResult[] = [];
-    for (const engine of engines) results.push(await measureEngine(engine, emulator.url));
+    for (const engine of engines) results.push(await measureEngine(engine, emulator));
 
     const row = (label: string, samples: Samples, turn1?: Samples) =>
       `| ${label} | ${samples.latencies.length} | ${ms(p(samples.latencies, 0.5))} | ${ms(p(samples.latencies, 0.99))} | ${
@@ -298,11 +340,33 @@ async function main(): Promise<void> {
     );
     for (const result of results) {
       lines.push(
-        row(`model call alone (SDK → emulator), during the ${result.engine} run`, result.modelAlone),
+        row(
+          `model call alone (SDK → emulator, one message), during the ${result.engine} run`,
+          result.modelAlone,
+        ),
+        row(`model call alone with turn 1's request`, result.modelFirstBody),
+        row(
+          `model call alone with turn ${longTurns}'s request (${result.historyMessages} messages)`,
+          result.modelLateBody,
+        ),
         row(`turn 1, ${result.engine}`, result.first, result.first),
         row(`turn ${longTurns}, ${result.engine}`, result.late, result.first),
       );
     }
+    const added = (turnSamples: Samples, model: Samples) =>
+      p(turnSamples.latencies, 0.5) - p(model.latencies, 0.5);
+    lines.push(
+      '',
+      'What the turn adds over the model call alone with the same request (p50):',
+      '',
+      `| engine | turn 1 adds ms | turn ${longTurns} adds ms | ratio |`,
+      '|---|---:|---:|---:|',
+      ...results.map((result) => {
+        const early = added(result.first, result.modelFirstBody);
+        const lateAdded = added(result.late, result.modelLateBody);
+        return `| ${result.engine} | ${ms(early)} | ${ms(lateAdded)} | ${(lateAdded / early).toFixed(2)}× |`;
+      }),
+    );
     lines.push(
       '',
       `### Throughput, ${concurrency} in flight (${throughputRounds} × ${roundMs} ms; turns over ${throughputSessions} sessions)`,
