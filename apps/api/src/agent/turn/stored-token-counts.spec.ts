@@ -29,7 +29,7 @@ beforeAll(async () => {
   const environment = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: emulator.openaiBaseUrl };
   runner = new AgentTurnRunner({
     repositories: database.repositories,
-    router: new ModelRouter(readModelRoutingSettings(environment), environment),
+    router: new ModelRouter(readModelRoutingSettings(environment)),
     tools: new ToolRegistry([...builtInTools(), echoTool]),
     settings: { ...defaultTurnSettings, summarize: false },
   });
