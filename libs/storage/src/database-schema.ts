@@ -85,6 +85,8 @@ export interface MessagesTable {
   idempotency_key: string | null;
   /** Hash of the canonical request that first used `idempotency_key`; null before migration 0003. */
   idempotency_fingerprint: string | null;
+  /** Tokens the message costs the model, counted by the writer; null before migration 0009. */
+  token_count: number | null;
   started_at: number;
   finished_at: number | null;
   created_at: ColumnType<number, number, never>;

@@ -48,6 +48,10 @@ export {
 export {
   MessagesRepository,
   type AppendedMessage,
+  type AppendedMessages,
+  type FinishOptions,
+  type HistoryMessage,
+  type HistoryPageRequest,
   type MessageOutcome,
   type NewMessage,
 } from './repositories/messages-repository';

@@ -57,6 +57,7 @@ describe('openDatabase on SQLite', () => {
         '0006-message-search',
         '0007-session-filters-audit-dedup',
         '0008-usage-events',
+        '0009-message-token-counts',
       ]);
     } finally {
       await database.destroy();
@@ -76,6 +77,7 @@ describe('openDatabase on SQLite', () => {
         '0006-message-search',
         '0007-session-filters-audit-dedup',
         '0008-usage-events',
+        '0009-message-token-counts',
       ]);
     } finally {
       await database.destroy();

@@ -83,6 +83,8 @@ export const configEnvironment = {
   AGENTDESK_DEV_MODE: 'true to accept requests without a key as the anonymous user',
   LOG_LEVEL: 'log level',
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: 'tokens the tool scratchpad of a turn may use per model call',
+  AGENTDESK_HISTORY_BUDGET_TOKENS:
+    'tokens of earlier conversation an agent turn sends the model (the newest messages that fit)',
   AGENTDESK_MAX_MODEL_CALLS: 'model calls per agent turn (the last one answers without tools)',
   AGENTDESK_TURN_LEASE_MS:
     'lease in milliseconds a running turn holds on its session (renewed every third of it; a crashed turn frees the session after it)',
@@ -161,6 +163,7 @@ const environmentSchema = z.object({
     ),
   AGENTDESK_DEV_MODE: booleanFlag,
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: integer(256, 1_000_000, defaultTurnSettings.scratchpadBudgetTokens),
+  AGENTDESK_HISTORY_BUDGET_TOKENS: integer(256, 10_000_000, defaultTurnSettings.historyBudgetTokens),
   AGENTDESK_MAX_MODEL_CALLS: integer(1, 64, defaultTurnSettings.maxModelCalls),
   // At least a second so renewals (every third) are not a database storm; at most two minutes so
   // a crash never blocks a session for long.
@@ -211,6 +214,7 @@ export function loadConfig(
     turns: {
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
+      historyBudgetTokens: values.AGENTDESK_HISTORY_BUDGET_TOKENS,
       maxModelCalls: values.AGENTDESK_MAX_MODEL_CALLS,
       leaseMs: values.AGENTDESK_TURN_LEASE_MS,
     },

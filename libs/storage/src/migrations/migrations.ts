@@ -8,6 +8,7 @@ import { sandboxBuilds } from './0005-sandbox-builds';
 import { messageSearch } from './0006-message-search';
 import { sessionFiltersAuditDedup } from './0007-session-filters-audit-dedup';
 import { usageEvents } from './0008-usage-events';
+import { messageTokenCounts } from './0009-message-token-counts';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0006-message-search': messageSearch(dialect),
     '0007-session-filters-audit-dedup': sessionFiltersAuditDedup(),
     '0008-usage-events': usageEvents(),
+    '0009-message-token-counts': messageTokenCounts(),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -3,6 +3,7 @@ import { describeApiKeysContract } from './api-keys-contract';
 import { describeAuditContract } from './audit-contract';
 import { describeMessageSearchContract } from './message-search-contract';
 import { describeMessagesContract } from './messages-contract';
+import { describeTurnReadsContract } from './turn-reads-contract';
 import { describeMigrationsContract } from './migrations-contract';
 import { describeOwnershipContract } from './ownership-contract';
 import { describePaginationContract } from './pagination-contract';
@@ -25,6 +26,7 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeOwnershipContract(factory);
     describePaginationContract(factory);
     describeMessagesContract(factory);
+    describeTurnReadsContract(factory);
     describeMessageSearchContract(factory);
     describeToolResultsContract(factory);
     describeAuditContract(factory);
