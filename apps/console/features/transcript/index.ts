@@ -8,6 +8,7 @@ export {
 export {
   buildTurns,
   transcriptTotals,
+  type ReadMessage,
   type ToolExchange,
   type TranscriptMessage,
   type TranscriptTotals,

@@ -1,6 +1,10 @@
 import type { MessageJson } from '@agentdesk/api-contract';
 import { describe, expect, it } from 'vitest';
-import { buildTurns, transcriptTotals } from './transcript-model';
+import { readMessage } from './server/read-message';
+import { buildTurns as buildTurnsOfRead, transcriptTotals } from './transcript-model';
+
+/** The transcript as the browser gets it: each message read on the server first. */
+const buildTurns = (messages: readonly MessageJson[]) => buildTurnsOfRead(messages.map(readMessage));
 
 let seq = 0;
 function message(fields: Partial<MessageJson> & Pick<MessageJson, 'role'>): MessageJson {
