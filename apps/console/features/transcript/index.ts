@@ -8,7 +8,7 @@ export {
 export {
   buildTurns,
   transcriptTotals,
-  type ReadMessage,
+  type CheckedMessage,
   type ToolExchange,
   type TranscriptMessage,
   type TranscriptTotals,

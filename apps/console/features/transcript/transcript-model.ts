@@ -7,12 +7,34 @@ import type {
 } from '@agentdesk/api-contract';
 
 /*
- * Browser-safe: this module only groups messages whose open JSON parts were already read against
- * the contract on the server (`read-message.ts`), so the browser runs no schema.
+ * Browser-safe: this module only groups messages whose open JSON parts were already checked against
+ * the contract on the server (`server/check-message.ts`), so the browser runs no schema.
  */
 
-/** One message with its open JSON parts read (server side) through the shared contract. */
-export interface ReadMessage {
+/**
+ * Which of a message's open JSON parts the server found readable against the contract, by index:
+ * the browser picks those (typed) and shows the rest as raw JSON. Indices, not copies, so the
+ * transcript is not sent twice.
+ */
+export interface MessageReading {
+  /** `contentParts` that are text parts. */
+  textParts: number[];
+  /** `toolCalls` that are readable tool calls. */
+  toolCalls: number[];
+  /** `compressionEvents` that are readable compression events. */
+  compressionEvents: number[];
+  /** `error` is a readable message error. */
+  errorReadable: boolean;
+}
+
+/** A message as the API returned it, with the server's reading of its parts. */
+export interface CheckedMessage {
+  message: MessageJson;
+  reading: MessageReading;
+}
+
+/** A message's parts, split by the server's reading into typed ones and raw ones. */
+interface ReadMessage {
   message: MessageJson;
   /** The text parts, joined. */
   text: string;
@@ -98,6 +120,38 @@ function toolResultsByCallId(messages: readonly ReadMessage[]): Map<string, Read
   return results;
 }
 
+function pick<Item>(values: readonly unknown[] | null, readable: readonly number[]) {
+  const chosen = new Set(readable);
+  const read: Item[] = [];
+  const unreadable: unknown[] = [];
+  // The server checked exactly these indices against the contract's schema for `Item`.
+  (values ?? []).forEach((value, index) =>
+    chosen.has(index) ? read.push(value as Item) : unreadable.push(value),
+  );
+  return { read, unreadable };
+}
+
+function readParts({ message, reading }: CheckedMessage): ReadMessage {
+  const texts = pick<{ text: string }>(message.contentParts, reading.textParts);
+  const calls = pick<ToolCallJson>(message.toolCalls, reading.toolCalls);
+  const events = pick<CompressionEventJson>(message.compressionEvents, reading.compressionEvents);
+  return {
+    message,
+    text: texts.read.map((part) => part.text).join('\n'),
+    otherParts: texts.unreadable,
+    toolCalls: calls.read,
+    unreadableToolCalls: calls.unreadable,
+    compressionEvents: events.read,
+    unreadableCompressionEvents: events.unreadable,
+    error:
+      message.error === null
+        ? undefined
+        : reading.errorReadable
+          ? (message.error as MessageErrorJson)
+          : { code: 'unknown', message: JSON.stringify(message.error) },
+  };
+}
+
 function toTranscriptMessage(entry: ReadMessage, results: Map<string, ReadMessage>): TranscriptMessage {
   const { toolCalls, ...read } = entry;
   return {
@@ -120,8 +174,8 @@ function toTranscriptMessage(entry: ReadMessage, results: Map<string, ReadMessag
  * answered a call are shown inside that call's card, not again on their own; a tool message whose
  * call is unknown stays in the transcript as a message.
  */
-export function buildTurns(messages: readonly ReadMessage[]): Turn[] {
-  const ordered = [...messages].sort((left, right) => left.message.seq - right.message.seq);
+export function buildTurns(messages: readonly CheckedMessage[]): Turn[] {
+  const ordered = [...messages].sort((left, right) => left.message.seq - right.message.seq).map(readParts);
   const results = toolResultsByCallId(ordered);
   const answeredCallIds = new Set<string>();
   for (const entry of ordered)

@@ -31,6 +31,7 @@ export function LabRunForm({
   const [check, setCheck] = useState<SchemaCheck | 'checking'>(exampleCheck);
   // Only the newest text's check may land: an older one finishing late is dropped.
   const checkedText = useRef(exampleSchemaText);
+  const checker = useRef<((text: string) => SchemaCheck) | undefined>(undefined);
   const [prompt, setPrompt] = useState('Summarise this review: “Great battery, weak camera.”');
   const [strict, setStrict] = useState(true);
   const [models, setModels] = useState<Record<Family, string>>(suggestedModels);
@@ -44,9 +45,15 @@ export function LabRunForm({
   function editSchema(text: string): void {
     setSchemaText(text);
     checkedText.current = text;
+    // Once loaded, the checker runs as the text is typed; only the first edit waits for it.
+    if (checker.current !== undefined) {
+      setCheck(checker.current(text));
+      return;
+    }
     setCheck('checking');
     import('../schema-check').then(
       ({ checkSchemaText }) => {
+        checker.current = checkSchemaText;
         if (checkedText.current === text) setCheck(checkSchemaText(text));
       },
       () => {

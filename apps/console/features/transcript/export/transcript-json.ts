@@ -1,5 +1,5 @@
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
-import { readMessage } from '../server/read-message';
+import { checkMessage } from '../server/check-message';
 import { buildTurns, transcriptTotals, type TranscriptTotals } from '../transcript-model';
 
 /** The JSON download: the session and every message exactly as the API returned them, with the totals. */
@@ -22,7 +22,7 @@ export function transcriptJsonExport(transcript: {
     format: 'agentdesk-transcript',
     version: 1,
     session: transcript.session,
-    totals: transcriptTotals(buildTurns(transcript.messages.map(readMessage))),
+    totals: transcriptTotals(buildTurns(transcript.messages.map(checkMessage))),
     incomplete: transcript.incomplete,
     messages: transcript.messages,
   };

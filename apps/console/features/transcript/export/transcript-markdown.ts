@@ -1,6 +1,6 @@
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatDuration, formatTokens, prettyArguments } from '../format';
-import { readMessage } from '../server/read-message';
+import { checkMessage } from '../server/check-message';
 import { buildTurns, transcriptTotals, type TranscriptMessage } from '../transcript-model';
 
 const roleNames = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool result' } as const;
@@ -64,7 +64,7 @@ export function transcriptMarkdown(transcript: {
   incomplete: boolean;
 }): string {
   const { session } = transcript;
-  const turns = buildTurns(transcript.messages.map(readMessage));
+  const turns = buildTurns(transcript.messages.map(checkMessage));
   const totals = transcriptTotals(turns);
   const lines = [
     `# ${session.label === '' ? 'Untitled session' : session.label.replace(/[\r\n]+/g, ' ')}`,

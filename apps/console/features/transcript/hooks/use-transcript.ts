@@ -3,19 +3,19 @@
 import type { PageJson } from '@agentdesk/api-contract';
 import { useEffect, useMemo, useState } from 'react';
 import { turnMayBeRunning } from '../live-turn';
-import type { ReadMessage } from '../transcript-model';
+import type { CheckedMessage } from '../transcript-model';
 import { fetchFromConsole } from './console-fetch';
 
 /** How often a running turn is read again. */
 const LIVE_POLL_MS = 1_000;
 
 /** A keyset page as it was read, with the cursor that read it (so it can be read again). */
-interface LoadedPage extends PageJson<ReadMessage> {
+interface LoadedPage extends PageJson<CheckedMessage> {
   cursor: string | null;
 }
 
 export interface TranscriptState {
-  messages: ReadMessage[];
+  messages: CheckedMessage[];
   /** Every page has been read (the last one has no next cursor). */
   complete: boolean;
   /** A turn is still running: the page reads it again until it ends. */
@@ -31,7 +31,7 @@ const pagePath = (sessionId: string, cursor: string | null) =>
  * page after another. While a turn runs, the page holding its first unfinished message (and all
  * after it) is read again every second, so the answer appears without a reload.
  */
-export function useTranscript(sessionId: string, firstPage: PageJson<ReadMessage>): TranscriptState {
+export function useTranscript(sessionId: string, firstPage: PageJson<CheckedMessage>): TranscriptState {
   const [pages, setPages] = useState<LoadedPage[]>([{ cursor: null, ...firstPage }]);
   const [error, setError] = useState<string | undefined>();
   const lastPage = pages[pages.length - 1];
@@ -48,7 +48,7 @@ export function useTranscript(sessionId: string, firstPage: PageJson<ReadMessage
     if (complete || lastPage === undefined || error !== undefined) return;
     const cursor = lastPage.nextCursor;
     let cancelled = false;
-    fetchFromConsole<PageJson<ReadMessage>>(pagePath(sessionId, cursor)).then(
+    fetchFromConsole<PageJson<CheckedMessage>>(pagePath(sessionId, cursor)).then(
       (page) => {
         if (!cancelled) setPages((loaded) => [...loaded, { cursor, ...page }]);
       },
@@ -71,7 +71,7 @@ export function useTranscript(sessionId: string, firstPage: PageJson<ReadMessage
     const cursor = pages[reread]?.cursor ?? null;
     let cancelled = false;
     const timer = setTimeout(() => {
-      fetchFromConsole<PageJson<ReadMessage>>(pagePath(sessionId, cursor)).then(
+      fetchFromConsole<PageJson<CheckedMessage>>(pagePath(sessionId, cursor)).then(
         (page) => {
           if (!cancelled) setPages((loaded) => [...loaded.slice(0, reread), { cursor, ...page }]);
         },

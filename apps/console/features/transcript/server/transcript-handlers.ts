@@ -2,7 +2,7 @@ import { currentSignIn } from '../../auth';
 import { ApiRequestError, ApiUnavailableError } from '../../api-client';
 import { transcriptJsonExport } from '../export/transcript-json';
 import { transcriptMarkdown } from '../export/transcript-markdown';
-import { readMessagesOf } from './read-message';
+import { checkMessagesOf } from './check-message';
 import { readMessagesPage, readToolResultPage, readWholeTranscript } from './read-session';
 
 /** What the browser gets when a read fails: the API's code and message, or why the API was not reached. */
@@ -31,7 +31,7 @@ export async function handleMessagesPage(request: Request, { params }: Params<'i
   const cursor = new URL(request.url).searchParams.get('cursor');
   try {
     const page = await readMessagesPage(signedIn.apiKey, id, cursor === '' ? null : cursor);
-    return Response.json(readMessagesOf(page), { headers: { 'cache-control': 'no-store' } });
+    return Response.json(checkMessagesOf(page), { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     return fromError(error);
   }
