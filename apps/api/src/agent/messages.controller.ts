@@ -2,14 +2,13 @@ import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/c
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { END_USER_HEADER } from '../auth/effective-users';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam } from '../http/validated';
-import { Caller } from '../sessions/own-data-caller';
-import type { OwnDataCaller } from '../sessions/sessions.service';
+import { Owner, type EffectiveOwner } from '../auth/effective-owner';
 import { AgentTurnService } from './agent-turn.service';
 import { SseWriter } from './sse-writer';
 import { idempotencyKeySchema, sendMessageBody, type SendMessageBody } from './turn-inputs';
@@ -45,7 +44,7 @@ export class MessagesController {
       'compression, usage, then turn-end or error. A client disconnect stops the turn and records what was produced.',
   })
   async send(
-    @Caller() caller: OwnDataCaller,
+    @Owner() owner: EffectiveOwner,
     @ValidParam('id', idSchema) sessionId: string,
     @ValidBody(sendMessageBody) body: SendMessageBody,
     @Headers('idempotency-key') rawIdempotencyKey: string | undefined,
@@ -67,7 +66,7 @@ export class MessagesController {
     });
     const streaming = /\btext\/event-stream\b/.test(request.headers.accept ?? '');
     const turnInput = {
-      caller,
+      owner,
       sessionId,
       body,
       signal: disconnect.signal,

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../auth/api-key-format';
+import { generateApiKey } from '../core/api-key-format';
 import { ConfigError, describeConfig, loadConfig } from './app-config';
 
 function configError(environment: Record<string, string>): ConfigError {
@@ -89,6 +89,31 @@ describe('loadConfig', () => {
       database: { location: 'postgres://db.internal:5432/agentdesk' },
       auth: { adminKey: 'set' },
     });
+  });
+
+  it('checks the model settings at start, naming a route key variable that is not set', () => {
+    const error = configError({
+      OPENAI_BASE_URL: 'not a url',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+      ]),
+    });
+    expect(error.message).toContain('OPENAI_BASE_URL');
+    expect(
+      configError({
+        AGENTDESK_MODEL_ROUTES: JSON.stringify([
+          { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+        ]),
+      }).message,
+    ).toContain('reads its key from VLLM_KEY, which is not set');
+    const config = loadConfig({
+      VLLM_KEY: 'vllm-secret',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+      ]),
+    });
+    expect(config.models.routes[0]?.apiKey?.reveal()).toBe('vllm-secret');
+    expect(JSON.stringify(describeConfig(config))).not.toContain('vllm-secret');
   });
 
   it('allows dev mode only on a loopback address', () => {
