@@ -59,9 +59,13 @@ export {
 } from './repositories/message-search-repository';
 export {
   UsageRepository,
+  utcDayOf,
   type DailyUsageRow,
+  type NewUsageEvent,
   type UsageDayRange,
   type UsageGroupColumn,
+  type UsageSource,
+  type UsageStatus,
 } from './repositories/usage-repository';
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export {

@@ -56,6 +56,7 @@ describe('openDatabase on SQLite', () => {
         '0005-sandbox-builds',
         '0006-message-search',
         '0007-session-filters-audit-dedup',
+        '0008-usage-events',
       ]);
     } finally {
       await database.destroy();
@@ -74,6 +75,7 @@ describe('openDatabase on SQLite', () => {
         '0005-sandbox-builds',
         '0006-message-search',
         '0007-session-filters-audit-dedup',
+        '0008-usage-events',
       ]);
     } finally {
       await database.destroy();

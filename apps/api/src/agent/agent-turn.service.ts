@@ -48,6 +48,7 @@ export class AgentTurnService {
           }),
           signal: input.signal,
           stream: input.stream,
+          apiKeyId: input.owner.principal.apiKeyId,
         },
         emit,
       );

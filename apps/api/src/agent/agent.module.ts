@@ -13,6 +13,7 @@ import { AgentTurnRunner } from './turn/agent-turn-runner';
 import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { SandboxRuntime } from '../sandbox/sandbox-runtime';
+import { UsageMeter } from '../usage/metering/usage-meter';
 
 /** The agent turn: tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
 @Module({
@@ -33,8 +34,9 @@ import { SandboxRuntime } from '../sandbox/sandbox-runtime';
         tools: ToolRegistry,
         config: AppConfig,
         logger: Logger,
-      ) => new AgentTurnRunner({ repositories, router, tools, settings: config.turns, logger }),
-      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG, LOGGER],
+        usageMeter: UsageMeter,
+      ) => new AgentTurnRunner({ repositories, router, tools, settings: config.turns, logger, usageMeter }),
+      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG, LOGGER, UsageMeter],
     },
     AgentTurnService,
     TurnLeaseSweeper,

@@ -21,6 +21,20 @@ describe('loadConfig', () => {
     expect(config.auth).toEqual({ adminKey: undefined, devMode: false });
     expect(config.rateLimit).toEqual({ max: 600, windowMs: 60_000, authFailuresMax: 30 });
     expect(config.logLevel).toBe('info');
+    expect(config.usage).toEqual({ flushIntervalMs: 1000, batchSize: 500, maxBufferedEvents: 100_000 });
+  });
+
+  it('reads the usage meter knobs and refuses a batch SQLite could not bind', () => {
+    const config = loadConfig({
+      AGENTDESK_USAGE_FLUSH_INTERVAL_MS: '250',
+      AGENTDESK_USAGE_BATCH_SIZE: '1000',
+      AGENTDESK_USAGE_MAX_BUFFERED: '5000',
+    });
+    expect(config.usage).toEqual({ flushIntervalMs: 250, batchSize: 1000, maxBufferedEvents: 5000 });
+    const error = configError({ AGENTDESK_USAGE_BATCH_SIZE: '1001', AGENTDESK_USAGE_FLUSH_INTERVAL_MS: '0' });
+    expect(error.problems).toHaveLength(2);
+    expect(error.message).toContain('AGENTDESK_USAGE_BATCH_SIZE');
+    expect(error.message).toContain('AGENTDESK_USAGE_FLUSH_INTERVAL_MS');
   });
 
   it('reads every variable', () => {

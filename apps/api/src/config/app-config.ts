@@ -15,6 +15,7 @@ import {
   sandboxEnvironment,
   type SandboxSettings,
 } from './sandbox-settings';
+import { defaultUsageMeterSettings, type UsageMeterSettings } from './usage-meter-settings';
 import { Secret } from './secret';
 import {
   clusterEnvironment,
@@ -62,6 +63,8 @@ export interface AppConfig {
   readonly turns: TurnSettings;
   /** Per-session Docker sandboxes (see `sandbox-settings.ts` for the variables). */
   readonly sandbox: SandboxSettings;
+  /** How metered model calls are batched into `usage_events` (see `usage/metering`). */
+  readonly usage: UsageMeterSettings;
   /** Redis shared by replicas, and the verified-key cache (see `cluster/cluster-settings.ts`). */
   readonly cluster: ClusterSettings;
 }
@@ -83,6 +86,10 @@ export const configEnvironment = {
   AGENTDESK_MAX_MODEL_CALLS: 'model calls per agent turn (the last one answers without tools)',
   AGENTDESK_TURN_LEASE_MS:
     'lease in milliseconds a running turn holds on its session (renewed every third of it; a crashed turn frees the session after it)',
+  AGENTDESK_USAGE_FLUSH_INTERVAL_MS: 'longest a metered model call waits in memory before it is written',
+  AGENTDESK_USAGE_BATCH_SIZE: 'metered model calls per batch insert (a full batch is written at once)',
+  AGENTDESK_USAGE_MAX_BUFFERED:
+    'metered model calls kept in memory while the database is down (oldest dropped beyond)',
 } as const;
 
 type EnvironmentName = keyof typeof configEnvironment;
@@ -158,6 +165,10 @@ const environmentSchema = z.object({
   // At least a second so renewals (every third) are not a database storm; at most two minutes so
   // a crash never blocks a session for long.
   AGENTDESK_TURN_LEASE_MS: integer(1_000, 120_000, defaultTurnSettings.leaseMs),
+  AGENTDESK_USAGE_FLUSH_INTERVAL_MS: integer(10, 60_000, defaultUsageMeterSettings.flushIntervalMs),
+  // SQLite binds at most 32,766 parameters per statement: 1,000 rows of 15 columns fit.
+  AGENTDESK_USAGE_BATCH_SIZE: integer(1, 1_000, defaultUsageMeterSettings.batchSize),
+  AGENTDESK_USAGE_MAX_BUFFERED: integer(100, 10_000_000, defaultUsageMeterSettings.maxBufferedEvents),
   LOG_LEVEL: z
     .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
     .optional()
@@ -202,6 +213,11 @@ export function loadConfig(
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
       maxModelCalls: values.AGENTDESK_MAX_MODEL_CALLS,
       leaseMs: values.AGENTDESK_TURN_LEASE_MS,
+    },
+    usage: {
+      flushIntervalMs: values.AGENTDESK_USAGE_FLUSH_INTERVAL_MS,
+      batchSize: values.AGENTDESK_USAGE_BATCH_SIZE,
+      maxBufferedEvents: values.AGENTDESK_USAGE_MAX_BUFFERED,
     },
     database: { url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
     http: { host: values.HOST, port: values.PORT, bodyLimitBytes: values.AGENTDESK_BODY_LIMIT_BYTES },
@@ -269,6 +285,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       routes: config.models.routes.map((route) => `${route.pattern} → ${route.provider}`),
     },
     turns: config.turns,
+    usage: config.usage,
     sandbox: describeSandboxSettings(config.sandbox),
     cluster: describeClusterSettings(config.cluster),
   };

@@ -12,6 +12,7 @@ import { describeStructuredOutputRunsContract } from './structured-output-runs-c
 import type { TestDatabaseFactory } from './test-database';
 import { describeToolResultsContract } from './tool-results-contract';
 import { describeTurnsContract } from './turns-contract';
+import { describeUsageEventsContract } from './usage-events-contract';
 import { describeUsersContract } from './users-contract';
 
 /** The one repository test suite; each engine's spec runs it with its own database factory. */
@@ -30,5 +31,6 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeTurnsContract(factory);
     describeStructuredOutputRunsContract(factory);
     describeSandboxBuildsContract(factory);
+    describeUsageEventsContract(factory);
   });
 }

@@ -26,6 +26,10 @@ import type { TurnError, TurnEventSink } from './turn-events';
 import { TurnFailure, toTurnError } from './turn-failure';
 import { leaseLostFailure, TurnLeaseHeartbeat } from './turn-lease-heartbeat';
 import type { TurnSettings } from '../../config/turn-settings';
+import { agentTurnOrigin } from '../../usage/metering/call-origins';
+import type { ModelCallOrigin } from '../../usage/metering/metered-call';
+import { meterCompletion } from '../../usage/metering/meter-model-call';
+import type { UsageMeter } from '../../usage/metering/usage-meter';
 
 /** One user message to answer. */
 export interface TurnInput {
@@ -40,6 +44,8 @@ export interface TurnInput {
   readonly signal: AbortSignal;
   /** Stream the model's output as events (SSE clients); otherwise one call per step. */
   readonly stream: boolean;
+  /** The API key the turn was asked with, for usage metering. */
+  readonly apiKeyId?: string | null;
 }
 
 /** How a turn ended, with every message it wrote (user message first). */
@@ -65,6 +71,8 @@ export interface AgentTurnRunnerDependencies {
    * the client get a generic message); silent when omitted.
    */
   readonly logger?: Logger;
+  /** Where every model call of a turn is metered; none in unit tests of the runner. */
+  readonly usageMeter?: UsageMeter;
 }
 
 /** What the assistant said: its text, or the refusal a provider sends apart from the text (OpenAI's). */
@@ -142,6 +150,13 @@ export class AgentTurnRunner {
         heartbeat,
         turnId,
         resolved,
+        usageOrigin: agentTurnOrigin({
+          model: resolved.model,
+          provider: resolved.provider,
+          apiKeyId: input.apiKeyId ?? null,
+          portalId: session.portalId,
+          ownerUserId: input.ownerUserId,
+        }),
         prefix: [
           ...system,
           ...history,
@@ -162,6 +177,7 @@ export class AgentTurnRunner {
       heartbeat: TurnLeaseHeartbeat;
       turnId: string;
       resolved: ResolvedModel;
+      usageOrigin: ModelCallOrigin;
       prefix: ChatMessage[];
       userMessage: Message;
     },
@@ -207,11 +223,16 @@ export class AgentTurnRunner {
         });
         compressionEvents = compressed.event.method === 'none' ? [] : [compressed.event];
         for (const event of compressionEvents) emit({ type: 'compression', event });
-        result = await this.callModel(input, emit, pending.message.id, produced, {
-          resolved,
-          messages: [...turn.prefix, ...compressed.messages],
-          lastCall: call === settings.maxModelCalls,
-        });
+        result = await meterCompletion(
+          this.dependencies.usageMeter,
+          turn.usageOrigin,
+          this.callModel(input, emit, pending.message.id, produced, {
+            resolved,
+            messages: [...turn.prefix, ...compressed.messages],
+            lastCall: call === settings.maxModelCalls,
+          }),
+          input.signal,
+        );
       } catch (error) {
         const turnError = toTurnError(error, input.signal);
         if (turnError.code === 'internal_error')
