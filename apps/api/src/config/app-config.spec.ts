@@ -91,6 +91,31 @@ describe('loadConfig', () => {
     });
   });
 
+  it('checks the model settings at start, naming a route key variable that is not set', () => {
+    const error = configError({
+      OPENAI_BASE_URL: 'not a url',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+      ]),
+    });
+    expect(error.message).toContain('OPENAI_BASE_URL');
+    expect(
+      configError({
+        AGENTDESK_MODEL_ROUTES: JSON.stringify([
+          { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+        ]),
+      }).message,
+    ).toContain('reads its key from VLLM_KEY, which is not set');
+    const config = loadConfig({
+      VLLM_KEY: 'vllm-secret',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+      ]),
+    });
+    expect(config.models.routes[0]?.apiKey?.reveal()).toBe('vllm-secret');
+    expect(JSON.stringify(describeConfig(config))).not.toContain('vllm-secret');
+  });
+
   it('allows dev mode only on a loopback address', () => {
     expect(loadConfig({ AGENTDESK_DEV_MODE: 'true' }).auth.devMode).toBe(true);
     expect(loadConfig({ AGENTDESK_DEV_MODE: '1', HOST: 'localhost' }).auth.devMode).toBe(true);

@@ -4,14 +4,24 @@ import { flagVariable, wholeNumberVariable } from './environment-values';
 import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../core/api-key-format';
 import { parseDatabaseUrl } from '@agentdesk/storage';
 import {
-  ModelRoutingConfigError,
-  readModelRoutingSettings,
+  parseModelRoutingSettings,
+  providerEnvironment,
   type ModelRoutingSettings,
 } from './provider-settings';
 import { defaultTurnSettings, type TurnSettings } from './turn-settings';
-import { describeSandboxSettings, readSandboxSettings, type SandboxSettings } from './sandbox-settings';
+import {
+  describeSandboxSettings,
+  readSandboxSettings,
+  sandboxEnvironment,
+  type SandboxSettings,
+} from './sandbox-settings';
 import { Secret } from './secret';
-import { describeClusterSettings, readClusterSettings, type ClusterSettings } from './cluster-settings';
+import {
+  clusterEnvironment,
+  describeClusterSettings,
+  readClusterSettings,
+  type ClusterSettings,
+} from './cluster-settings';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/agentdesk.db';
@@ -76,6 +86,17 @@ export const configEnvironment = {
 } as const;
 
 type EnvironmentName = keyof typeof configEnvironment;
+
+/**
+ * Every variable the one config reads: the API's own, the model settings' (`provider-settings.ts`)
+ * the sandbox's (`sandbox-settings.ts`) and the cluster's (`cluster-settings.ts`), each with its meaning (for the README's table).
+ */
+export const allConfigEnvironment = {
+  ...configEnvironment,
+  ...providerEnvironment,
+  ...sandboxEnvironment,
+  ...clusterEnvironment,
+} as const;
 
 /** Thrown by `loadConfig`: lists every invalid variable by name, never by value. */
 export class ConfigError extends Error {
@@ -153,27 +174,27 @@ export function loadConfig(
   const input = Object.fromEntries(Object.keys(configEnvironment).map((name) => [name, environment[name]]));
   const parsed = environmentSchema.safeParse(input);
   const sandbox = readSandboxSettings(environment);
+  const models = parseModelRoutingSettings(environment);
   const cluster = readClusterSettings(environment);
-  if (!parsed.success || sandbox.settings === undefined || cluster.settings === undefined) {
+  if (
+    !parsed.success ||
+    sandbox.settings === undefined ||
+    models.settings === undefined ||
+    cluster.settings === undefined
+  ) {
     throw new ConfigError([
       ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0] ?? 'configuration') as EnvironmentName;
         return `${name} (${configEnvironment[name] ?? 'setting'}): ${issue.message}`;
       }),
+      ...models.problems,
       ...sandbox.problems,
       ...cluster.problems,
     ]);
   }
   const values = parsed.data;
-  let models: ModelRoutingSettings;
-  try {
-    models = readModelRoutingSettings(environment);
-  } catch (error) {
-    if (error instanceof ModelRoutingConfigError) throw new ConfigError([error.message]);
-    throw error;
-  }
   const config: AppConfig = {
-    models,
+    models: models.settings,
     sandbox: sandbox.settings,
     cluster: cluster.settings,
     turns: {
