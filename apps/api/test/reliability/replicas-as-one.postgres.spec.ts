@@ -52,7 +52,8 @@ describe('three API replicas on one PostgreSQL and one Redis', () => {
       AGENTDESK_AUTH_FAILURE_LIMIT: '100000',
     };
     replicas = await Promise.all([0, 1, 2].map(() => startApiProcess(environment)));
-  });
+    // Three processes compiling TypeScript at once take long on a loaded 2-core machine.
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => stopApiProcess(replica, 'SIGTERM')));
