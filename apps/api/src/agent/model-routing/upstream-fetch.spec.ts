@@ -88,7 +88,12 @@ describe('upstreamHttp().fetch', () => {
     expect(response.ok).toBe(true);
     expect(response.statusText).toBe('Created');
     expect(response.url).toBe(`${upstream.url}/v1/things?limit=2`);
-    expect(response.headers.get('x-request-id')).toBe('req-1');
+    expect(response.headers.get('X-Request-Id')).toBe('req-1');
+    expect(response.headers.get('retry-after')).toBeNull();
+    expect(Object.fromEntries(response.headers.entries())).toMatchObject({
+      'content-type': 'application/json',
+      'x-request-id': 'req-1',
+    });
     expect(response.bodyUsed).toBe(false);
     expect(await response.json()).toEqual({ answer: 42 });
     expect(response.bodyUsed).toBe(true);

@@ -34,7 +34,7 @@ class UpstreamResponse {
 
   constructor(
     readonly status: number,
-    readonly headers: Headers,
+    readonly headers: UpstreamHeaders,
     readonly body: BodyReadable,
     readonly url: string,
   ) {
@@ -64,14 +64,48 @@ class UpstreamResponse {
   }
 }
 
-function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
-  const headers = new Headers();
-  for (const name in raw) {
-    const value = raw[name];
-    if (typeof value === 'string') headers.append(name, value);
-    else if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+/**
+ * Response headers as the SDKs read them (`get`, `has`, iteration), over undici's record of
+ * lower-cased names: a WHATWG `Headers` validates and sorts on every append and read.
+ */
+class UpstreamHeaders {
+  readonly #values = new Map<string, string>();
+
+  constructor(raw: Dispatcher.ResponseData['headers']) {
+    for (const name in raw) {
+      const value = raw[name];
+      // Repeated headers join with ", " as in `Headers.get` (set-cookie is not read from providers).
+      if (value !== undefined) this.#values.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
   }
-  return headers;
+
+  get(name: string): string | null {
+    return this.#values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.#values.has(name.toLowerCase());
+  }
+
+  forEach(callback: (value: string, name: string, headers: this) => void): void {
+    for (const [name, value] of this.#values) callback(value, name, this);
+  }
+
+  entries(): IterableIterator<[string, string]> {
+    return this.#values.entries();
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#values.keys();
+  }
+
+  values(): IterableIterator<string> {
+    return this.#values.values();
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.#values.entries();
+  }
 }
 
 /** Bodies sent as they are; anything else (form data, blobs, streams) goes through undici's `fetch`. */
@@ -107,7 +141,7 @@ export function upstreamHttp(options: UpstreamHttpOptions = {}): UpstreamHttp {
     });
     const response = new UpstreamResponse(
       answer.statusCode,
-      headersOf(answer.headers),
+      new UpstreamHeaders(answer.headers),
       answer.body,
       url.href,
     );
