@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { sandboxConfigSchema, type SandboxConfig } from '@agentdesk/sandbox';
 import { z } from 'zod';
-import { flagVariable, wholeNumberVariable } from '../config/environment-values';
+import { flagVariable, wholeNumberVariable } from './environment-values';
 
 /** How the API runs sandboxes; `config` is the lib's own validated config. */
 export interface SandboxSettings {
