@@ -89,8 +89,11 @@ export class ModelRouter {
     );
   }
 
-  /** Closes the pooled upstream connections (Nest calls it when the app stops). */
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Closes the pooled upstream connections once the app has stopped: Nest calls it after the HTTP
+   * server closed, so calls still in flight finish first (undici's close waits for them).
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.#upstream.close();
   }
 
