@@ -68,10 +68,8 @@ export class ModelRouter {
   // costs several times more CPU per call (see docs/benchmarks/chat-completions-profile.md).
   readonly #upstream = upstreamHttp();
 
-  constructor(
-    private readonly settings: ModelRoutingSettings,
-    private readonly environment: NodeJS.ProcessEnv = process.env,
-  ) {}
+  /** Everything is read at start (`loadConfig`): nothing here reads the environment. */
+  constructor(private readonly settings: ModelRoutingSettings) {}
 
   get defaultModel(): string {
     return this.settings.defaultModel;
@@ -102,7 +100,7 @@ export class ModelRouter {
     const provider = providerOfModel(model, this.settings.routes);
     if (!provider) throw new ModelRoutingError({ kind: 'unknown-model', model });
     const endpoint = this.settings.endpoints[provider];
-    const apiKey = route?.apiKeyEnv ? this.environment[route.apiKeyEnv] : endpoint.apiKey?.reveal();
+    const apiKey = route?.apiKeyEnv ? route.apiKey?.reveal() : endpoint.apiKey?.reveal();
     if (!apiKey) {
       throw new ModelRoutingError({
         kind: 'provider-not-configured',
