@@ -19,6 +19,8 @@ export interface ProfileSummary {
   readonly totalMs: number;
   /** Self time per code owner: a package under node_modules, a workspace folder, node internals, GC, idle. */
   readonly selfByOwner: ReadonlyArray<readonly [string, number]>;
+  /** Self time per concern of a gateway (HTTP client, server framework, validation, auth, logging, DB…). */
+  readonly selfByConcern: ReadonlyArray<readonly [string, number]>;
   /** Self time per function. */
   readonly selfByFunction: ReadonlyArray<readonly [string, number]>;
   /** Inclusive time (on the stack) per function of the workspace's own code. */
@@ -45,6 +47,36 @@ function ownerOf(url: string, functionName: string): string {
   const workspace = /\/(apps\/[^/]+\/src\/[^/]+|libs\/[^/]+\/src\/[^/]+)/.exec(url);
   return workspace?.[1]?.replace(/\?.*$/, '') ?? url;
 }
+
+/** The concern an owner's time counts for, for the groups a gateway's profile is read by. */
+const concerns: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^node_modules\/(openai|@anthropic-ai|@google)/, 'SDK: the official client (openai)'],
+  [/^node: undici|^node_modules\/undici/, 'SDK: HTTP client (undici / fetch)'],
+  [/^libs\/providers/, 'providers lib (request building, result mapping)'],
+  [
+    /^node: http|^node_modules\/(fastify|find-my-way|@fastify|light-my-request|avvio|@nestjs|reflect-metadata|rxjs|fast-json-stringify|secure-json-parse|toad-cache|fast-querystring|hono|@hono)|^apps\/api\/src\/(http|metrics|core)/,
+    'server: Fastify / Nest (routing, hooks, guards, body parsing, metrics)',
+  ],
+  [
+    /^node_modules\/zod|^libs\/storage\/src\/(text|unstorable)|^apps\/api\/src\/openai-compat/,
+    'our route: validation (zod) + translation',
+  ],
+  [
+    /^node_modules\/(passport|passport-custom|@nestjs\/passport)|^apps\/api\/src\/auth|^libs\/authz/,
+    'auth: key check, rate limit, scope',
+  ],
+  [
+    /^node_modules\/(pino|pino-std-serializers|sonic-boom|thread-stream)|^apps\/api\/src\/logging/,
+    'logging (pino)',
+  ],
+  [/^node_modules\/(kysely|better-sqlite3|pg)|^libs\/storage/, 'DB: key lookup (kysely + better-sqlite3)'],
+  [/^node: net/, 'node: sockets + streams (writev…)'],
+  [/^\(garbage collector\)/, 'garbage collector'],
+  [/^@portkey-ai|^node_modules\/@portkey-ai/, 'Portkey gateway code'],
+];
+const concernOf = (owner: string) =>
+  concerns.find(([pattern]) => pattern.test(owner))?.[1] ??
+  `other (${owner.startsWith('node') ? 'node internals' : owner})`;
 
 const shortUrl = (url: string) =>
   url
@@ -73,6 +105,7 @@ export function summarizeProfile(
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const selfOwner = new Map<string, number>();
   const selfFunction = new Map<string, number>();
+  const selfConcern = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let totalMs = 0;
   let started = options.from === undefined;
@@ -101,6 +134,8 @@ export function summarizeProfile(
     const attributed = url ? node.callFrame : ownerUrl(nodeId);
     const owner = ownerOf(attributed.url, attributed.functionName);
     selfOwner.set(owner, (selfOwner.get(owner) ?? 0) + ms);
+    const concern = owner === '(idle)' ? owner : concernOf(owner);
+    selfConcern.set(concern, (selfConcern.get(concern) ?? 0) + ms);
     const name = `${functionName || '(anonymous)'} ${url ? `${shortUrl(url)}:${lineNumber + 1}` : ''}`.trim();
     selfFunction.set(name, (selfFunction.get(name) ?? 0) + ms);
     const seen = new Set<string>();
@@ -117,6 +152,7 @@ export function summarizeProfile(
     file,
     totalMs,
     selfByOwner: top(selfOwner, count),
+    selfByConcern: top(selfConcern, count),
     selfByFunction: top(selfFunction, count),
     inclusiveWorkspace: top(inclusive, count),
   };
@@ -148,6 +184,8 @@ export function formatSummary(title: string, summary: ProfileSummary): string {
     `#### ${title}`,
     '',
     `${busy.toFixed(0)} ms busy of ${summary.totalMs.toFixed(0)} ms sampled (\`${summary.file}\`).`,
+    '',
+    table('self time by concern', summary.selfByConcern),
     '',
     table('self time by owner', summary.selfByOwner),
     '',

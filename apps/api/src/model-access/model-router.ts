@@ -3,6 +3,7 @@ import { GoogleGenerativeAI } from '@google/generative-ai';
 import OpenAI from 'openai';
 import type { ProviderName, SupportedClient } from '@agentdesk/providers';
 import type { ModelRoute, ModelRoutingSettings } from '../config/provider-settings';
+import { upstreamHttp } from './upstream-fetch';
 
 /** Model-name prefixes that identify a provider when no configured route matches. */
 const builtInPrefixes: ReadonlyArray<readonly [string, ProviderName]> = [
@@ -63,6 +64,9 @@ const keyVariable: Record<ProviderName, string> = {
  */
 export class ModelRouter {
   readonly #clients = new Map<string, SupportedClient>();
+  // One keep-alive pool per upstream origin for the OpenAI and Anthropic clients: the global fetch
+  // costs several times more CPU per call (see docs/benchmarks/chat-completions-profile.md).
+  readonly #upstream = upstreamHttp();
 
   /** Everything is read at start (`loadConfig`): nothing here reads the environment. */
   constructor(private readonly settings: ModelRoutingSettings) {}
@@ -81,6 +85,14 @@ export class ModelRouter {
     return (Object.keys(this.settings.endpoints) as ProviderName[]).filter(
       (provider) => this.settings.endpoints[provider].apiKey,
     );
+  }
+
+  /**
+   * Closes the pooled upstream connections once the app has stopped: Nest calls it after the HTTP
+   * server closed, so calls still in flight finish first (undici's close waits for them).
+   */
+  async onApplicationShutdown(): Promise<void> {
+    await this.#upstream.close();
   }
 
   resolve(model: string): ResolvedModel {
@@ -114,13 +126,15 @@ export class ModelRouter {
     baseUrl: string | undefined,
   ): SupportedClient {
     const timeout = this.settings.requestTimeoutMs;
+    const fetch = this.#upstream.fetch;
     switch (provider) {
       case 'openai':
-        return new OpenAI({ apiKey, maxRetries: 0, timeout, ...(baseUrl && { baseURL: baseUrl }) });
+        return new OpenAI({ apiKey, maxRetries: 0, timeout, fetch, ...(baseUrl && { baseURL: baseUrl }) });
       case 'anthropic':
-        return new Anthropic({ apiKey, maxRetries: 0, timeout, ...(baseUrl && { baseURL: baseUrl }) });
+        return new Anthropic({ apiKey, maxRetries: 0, timeout, fetch, ...(baseUrl && { baseURL: baseUrl }) });
       case 'gemini':
-        // The legacy Gemini client is bound to one model, so there is one client per model name.
+        // The legacy Gemini client is bound to one model, so there is one client per model name; it
+        // takes no `fetch` option and uses the global one.
         return new GoogleGenerativeAI(apiKey).getGenerativeModel(
           { model },
           { timeout, apiVersion: 'v1beta', ...(baseUrl && { baseUrl }) },

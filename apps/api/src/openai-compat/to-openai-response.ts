@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type {
   ChatCompletionResult,
   ChatStreamPart,
@@ -62,7 +62,9 @@ export function toOpenAIUsage(usage: Usage) {
   };
 }
 
-export const newCompletionId = () => `chatcmpl-${randomBytes(12).toString('base64url')}`;
+// randomUUID draws from a cached entropy pool; randomBytes asks OpenSSL on every call (1 % of the
+// gateway's CPU in the profile).
+export const newCompletionId = () => `chatcmpl-${randomUUID().replaceAll('-', '')}`;
 
 /**
  * True when `restore()` of this lowering can change the model's JSON (optional properties made
