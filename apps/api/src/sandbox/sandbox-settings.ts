@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { sandboxConfigSchema, type SandboxConfig } from '@agentdesk/sandbox';
 import { z } from 'zod';
 import { flagVariable, wholeNumberVariable } from '../config/environment-values';
+// Imported, not read from disk at run time: the compiled API (dist/apps/api) carries it in its bundle.
+import workspaceManifest from '../../../../package.json' with { type: 'json' };
 
 /** How the API runs sandboxes; `config` is the lib's own validated config. */
 export interface SandboxSettings {
@@ -86,11 +87,7 @@ const environmentSchema = z.object({
 });
 
 /** The AgentDesk version the sandbox image is labelled with (a new version rebuilds it). */
-export const agentdeskVersion: string = (
-  JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+export const agentdeskVersion: string = workspaceManifest.version;
 
 const mebibyte = 1024 * 1024;
 
