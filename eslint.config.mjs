@@ -3,6 +3,21 @@ import globals from 'globals';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/** The folders of apps/api/src that never import a feature, `auth` or `model-access`. */
+const apiBottomLayer = ['config', 'core', 'errors', 'http', 'logging', 'metrics', 'openapi', 'routes'];
+
+/** `no-restricted-imports` options allowing relative imports into `allowed` folders of apps/api/src only. */
+function layerImportRule(layer, allowed) {
+  return {
+    patterns: [
+      {
+        regex: `^\\.\\./(?!(?:${allowed.join('|')})(?:/|$))`,
+        message: `${layer} of apps/api may import only ${allowed.join(', ')} (and libs): move the shared piece down, or pass it in from the feature`,
+      },
+    ],
+  };
+}
+
 /**
  * Module boundaries are enforced with real constraints:
  * - `type:app` may use libs; libs never import apps.
@@ -79,5 +94,28 @@ export default [
   {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Layers inside apps/api (see ARCHITECTURE.md): the bottom (config, core, errors, http, logging,
+    // metrics, openapi, routes) imports only the bottom; model-access and auth add themselves.
+    // Allow-lists, so a new feature folder is out of reach of the lower layers without a change here.
+    files: [`apps/api/src/{${apiBottomLayer.join(',')}}/**/*.ts`],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', layerImportRule('the bottom layer', apiBottomLayer)] },
+  },
+  {
+    files: ['apps/api/src/model-access/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        layerImportRule('model-access', [...apiBottomLayer, 'model-access']),
+      ],
+    },
+  },
+  {
+    files: ['apps/api/src/auth/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', layerImportRule('auth', [...apiBottomLayer, 'auth'])] },
   },
 ];

@@ -17,6 +17,7 @@ import { refuseUndecodableQueryString } from './http/query-encoding';
 import { childLoggerWithClientRequestId, REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
 import { createLogger } from './logging/create-logger';
+import { openAIErrorShape } from './openai-compat/openai-error-shape';
 import { NestPinoLogger } from './logging/nest-pino-logger';
 import { ApiMetrics } from './metrics/api-metrics';
 import { registerHttpMetrics } from './metrics/http-metrics-hook';
@@ -136,7 +137,12 @@ async function startNest(
   const metrics = new ApiMetrics();
   const registeredRoutes = new RegisteredRoutes();
   instanceCount += 1;
-  const errorHandling = createHttpErrorHandling({ logger, metrics, routes: registeredRoutes.routes });
+  const errorHandling = createHttpErrorHandling({
+    logger,
+    metrics,
+    routes: registeredRoutes.routes,
+    pathShapes: [openAIErrorShape],
+  });
   const adapter = new StreamingFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: config.http.bodyLimitBytes,

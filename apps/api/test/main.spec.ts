@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRepositories, openDatabase } from '@agentdesk/storage';
 import { testPostgresUrl } from '@agentdesk/storage/testing';
-import { generateApiKey } from '../src/auth/api-key-format';
+import { generateApiKey } from '../src/core/api-key-format';
 
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const main = join(workspace, 'apps/api/src/main.ts');

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
 import { DocumentsAuditReason } from '../audit/audit-reason';

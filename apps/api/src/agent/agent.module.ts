@@ -6,7 +6,7 @@ import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
-import { ModelRouter } from './model-routing/model-router';
+import { ModelRouter } from '../model-access/model-router';
 import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
 import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';

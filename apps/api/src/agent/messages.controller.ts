@@ -2,14 +2,13 @@ import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/c
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { END_USER_HEADER } from '../auth/effective-users';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam } from '../http/validated';
-import { Caller } from '../sessions/own-data-caller';
-import type { OwnDataCaller } from '../sessions/sessions.service';
+import { Caller, type OwnDataCaller } from '../auth/own-data-caller';
 import { AgentTurnService } from './agent-turn.service';
 import { SseWriter } from './sse-writer';
 import { idempotencyKeySchema, sendMessageBody, type SendMessageBody } from './turn-inputs';

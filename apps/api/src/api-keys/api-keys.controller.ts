@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { CurrentAuditContext, withQueryReason } from '../audit/audit-context';
 import { DocumentsAuditReason } from '../audit/audit-reason';
 import type { AuditContext } from '../audit/cross-user-audit';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { generateApiKey } from '../auth/api-key-format';
+import { generateApiKey } from '../core/api-key-format';
 import { auditActions } from '../audit/audit-actions';
 import { listingFilter } from '../audit/audit-context';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';

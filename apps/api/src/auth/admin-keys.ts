@@ -1,5 +1,5 @@
 import type { ApiKey, Repositories } from '@agentdesk/storage';
-import { generateApiKey } from './api-key-format';
+import { generateApiKey } from '../core/api-key-format';
 import { findOrCreateLocalUser } from './local-user';
 
 /** The local user behind admin keys created at start or from the host. */

@@ -8,7 +8,7 @@ import { RateLimits } from './rate-limits';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT } from '../core/tokens';
 import { PRINCIPAL_PROPERTY, principalOf } from './request-principal';
-import { ROUTE_POLICY, type RoutePolicy } from './route-policy';
+import { ROUTE_POLICY, type RoutePolicy } from '../routes/route-policy';
 
 /**
  * The global guard, deny by default:

@@ -6,7 +6,7 @@ import { isLoopbackHost, type AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { ApiKey, Repositories } from '@agentdesk/storage';
-import { hashApiKey, hashesEqual, parseApiKey } from './api-key-format';
+import { hashApiKey, hashesEqual, parseApiKey } from '../core/api-key-format';
 import { readCredential } from './credentials';
 
 /** Why a request is not authenticated (a metric label; the client always sees one body). */

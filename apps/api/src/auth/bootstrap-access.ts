@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../config/app-config';
 import { StorageError, StorageErrorCode, type Repositories } from '@agentdesk/storage';
-import { hashApiKey, parseApiKey } from './api-key-format';
+import { hashApiKey, parseApiKey } from '../core/api-key-format';
 import { ADMIN_EXTERNAL_ID, issueAdminKey } from './admin-keys';
 import { findOrCreateLocalUser } from './local-user';
 

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { ApiMetrics } from '../metrics/api-metrics';
-import { parseApiKey } from './api-key-format';
+import { parseApiKey } from '../core/api-key-format';
 import { readCredential } from './credentials';
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../auth/api-key-format';
+import { generateApiKey } from '../core/api-key-format';
 import { ConfigError, describeConfig, loadConfig } from './app-config';
 
 function configError(environment: Record<string, string>): ConfigError {

@@ -1,19 +1,15 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { flagVariable, wholeNumberVariable } from './environment-values';
-import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../auth/api-key-format';
+import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../core/api-key-format';
 import { parseDatabaseUrl } from '@agentdesk/storage';
 import {
   ModelRoutingConfigError,
   readModelRoutingSettings,
   type ModelRoutingSettings,
-} from '../agent/model-routing/provider-settings';
-import { defaultTurnSettings, type TurnSettings } from '../agent/turn/turn-settings';
-import {
-  describeSandboxSettings,
-  readSandboxSettings,
-  type SandboxSettings,
-} from '../sandbox/sandbox-settings';
+} from './provider-settings';
+import { defaultTurnSettings, type TurnSettings } from './turn-settings';
+import { describeSandboxSettings, readSandboxSettings, type SandboxSettings } from './sandbox-settings';
 import { Secret } from './secret';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
@@ -50,10 +46,10 @@ export interface AppConfig {
     readonly devMode: boolean;
   };
   readonly logLevel: LogLevel;
-  /** Provider credentials, base URLs, model routes and the default model (see `model-routing/provider-settings.ts`). */
+  /** Provider credentials, base URLs, model routes and the default model (see `provider-settings.ts`). */
   readonly models: ModelRoutingSettings;
   readonly turns: TurnSettings;
-  /** Per-session Docker sandboxes (see `sandbox/sandbox-settings.ts` for the variables). */
+  /** Per-session Docker sandboxes (see `sandbox-settings.ts` for the variables). */
   readonly sandbox: SandboxSettings;
 }
 

@@ -2,7 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { Public } from '../auth/route-policy';
+import { Public } from '../routes/route-policy';
 import { APP_DATABASE } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { Refuses, Returns } from '../http/openapi-decorators';

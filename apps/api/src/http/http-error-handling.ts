@@ -5,9 +5,6 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { errorBody } from '../errors/error-body';
 import { httpStatusOf } from '../errors/http-status';
 import type { ApiMetrics } from '../metrics/api-metrics';
-import { fromApiError } from '../openai-compat/openai-error';
-import { isOpenAICompatPath } from '../openai-compat/openai-paths';
-import { sendOpenAIError } from '../openai-compat/send-openai-error';
 import { allowedMethodsFor, type RoutePattern } from './allowed-methods';
 import { createClientErrorHandler, type RawErrorAnswer } from './client-error-handler';
 import { REQUEST_ID_HEADER } from './request-id';
@@ -22,9 +19,28 @@ export interface HttpErrorHandling {
   readonly clientErrorHandler: ReturnType<typeof createClientErrorHandler>;
 }
 
+/** What answering an error needs besides the request. */
+export interface ErrorReporting {
+  readonly logger: Logger;
+  readonly metrics: ApiMetrics;
+}
+
+/**
+ * Another API's error shape for some paths (the OpenAI-compatible routes), handed in by the app so
+ * this layer never imports a feature.
+ */
+export interface PathErrorShape {
+  /** True for a request path (no query string) this shape answers for. */
+  matches(path: string): boolean;
+  /** Logs, counts and answers any failure on such a path. */
+  send(exception: unknown, request: FastifyRequest, reply: FastifyReply, reporting: ErrorReporting): void;
+  /** An error decided before routing (unreadable request), in this shape. */
+  answer(error: ApiError): RawErrorAnswer;
+}
+
 /**
  * Builds the error answering of the HTTP layer: AgentDesk's `{ error: { code, message,
- * requestId } }` everywhere, OpenAI's error body on the OpenAI-compatible paths — including
+ * requestId } }` everywhere, another shape on the paths a `PathErrorShape` claims — including
  * errors no route handler sees (unknown paths, wrong methods, unreadable requests).
  */
 export function createHttpErrorHandling(dependencies: {
@@ -32,24 +48,22 @@ export function createHttpErrorHandling(dependencies: {
   readonly metrics: ApiMetrics;
   /** Filled by an `onRoute` hook while the app starts; read when answering. */
   readonly routes: readonly RoutePattern[];
+  readonly pathShapes?: readonly PathErrorShape[];
 }): HttpErrorHandling {
-  const { logger, metrics, routes } = dependencies;
+  const { logger, metrics, routes, pathShapes = [] } = dependencies;
   const reporting = { logger, metrics };
   const filter = new ApiExceptionFilter(logger, {
     onError: (code) => metrics.errors.inc({ code }),
-    overrides: [
-      {
-        matches: isOpenAICompatPath,
-        send: (exception, request, reply) => sendOpenAIError(exception, request, reply, reporting),
-      },
-    ],
+    overrides: pathShapes.map((shape) => ({
+      matches: (path: string) => shape.matches(path),
+      send: (exception: unknown, request: FastifyRequest, reply: FastifyReply) =>
+        shape.send(exception, request, reply, reporting),
+    })),
     allowedMethods: (path) => allowedMethodsFor(routes, path),
   });
   const answer = (error: ApiError, path: string, requestId: string): RawErrorAnswer => {
-    if (isOpenAICompatPath(path)) {
-      const openAI = fromApiError(error);
-      return { status: openAI.status, body: openAI.body, ...(openAI.headers && { headers: openAI.headers }) };
-    }
+    const shape = pathShapes.find((candidate) => candidate.matches(path));
+    if (shape !== undefined) return shape.answer(error);
     return { status: httpStatusOf(error.code), body: errorBody(error, requestId) };
   };
   return {

@@ -12,7 +12,7 @@ import {
   type SchemaTarget,
 } from '@agentdesk/providers';
 import type { Logger } from 'pino';
-import { ModelRoutingError, type ModelRouter } from '../agent/model-routing/model-router';
+import { ModelRoutingError, type ModelRouter } from '../model-access/model-router';
 import type { TargetError, TargetResult } from './target-result';
 
 /** One target of a run: a model, and everything every target of the run shares. */

@@ -2,7 +2,7 @@ import type { Principal } from '@agentdesk/authz';
 import { validateJson, type ChatMessage } from '@agentdesk/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ModelRouter } from '../agent/model-routing/model-router';
+import { ModelRouter } from '../model-access/model-router';
 import { LOGGER, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import type { JsonObject, Page, PageRequest, Repositories } from '@agentdesk/storage';

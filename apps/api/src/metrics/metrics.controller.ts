@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../auth/route-policy';
+import { Public } from '../routes/route-policy';
 import { Returns } from '../http/openapi-decorators';
 import { ApiMetrics } from './api-metrics';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelRouter } from '../agent/model-routing/model-router';
-import { readModelRoutingSettings } from '../agent/model-routing/provider-settings';
+import { ModelRouter } from '../model-access/model-router';
+import { readModelRoutingSettings } from '../config/provider-settings';
 import { listServedModels } from './model-list';
 
 describe('listServedModels', () => {

@@ -1,5 +1,5 @@
-import type { ModelRoutingSettings } from '../agent/model-routing/provider-settings';
-import { ModelRoutingError, type ModelRouter } from '../agent/model-routing/model-router';
+import type { ModelRoutingSettings } from '../config/provider-settings';
+import { ModelRoutingError, type ModelRouter } from '../model-access/model-router';
 
 /** One entry of OpenAI's `GET /v1/models` list. */
 export interface OpenAIModel {

@@ -15,8 +15,8 @@ import {
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { ModelRouter } from '../agent/model-routing/model-router';
-import { RequireScope } from '../auth/route-policy';
+import { ModelRouter } from '../model-access/model-router';
+import { RequireScope } from '../routes/route-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../core/tokens';
 import { ApiKeyAuthenticated } from '../http/openapi-decorators';

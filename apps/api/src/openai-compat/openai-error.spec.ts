@@ -1,7 +1,7 @@
 import { ProviderError, SchemaLoweringError } from '@agentdesk/providers';
 import { UnauthorizedException } from '@nestjs/common';
 import { describe, expect, it } from 'vitest';
-import { ModelRoutingError } from '../agent/model-routing/model-router';
+import { ModelRoutingError } from '../model-access/model-router';
 import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from '../errors/api-error';
 import { chatCompletionRequestSchema } from './chat-completion-request';
 import {

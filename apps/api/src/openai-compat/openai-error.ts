@@ -1,7 +1,7 @@
 import { ProviderError, SchemaLoweringError } from '@agentdesk/providers';
 import type { UnstorableText } from '@agentdesk/storage';
 import { z, type ZodError } from 'zod';
-import { ModelRoutingError } from '../agent/model-routing/model-router';
+import { ModelRoutingError } from '../model-access/model-router';
 import { ApiErrorCode, UNAUTHENTICATED_MESSAGE, type ApiError } from '../errors/api-error';
 import { assertNever } from '../errors/assert-never';
 import { httpStatusOf } from '../errors/http-status';

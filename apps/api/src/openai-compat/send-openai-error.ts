@@ -1,13 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Logger } from 'pino';
-import type { ApiMetrics } from '../metrics/api-metrics';
+import type { ErrorReporting } from '../http/http-error-handling';
 import { agentDeskCodeOf, toOpenAIError } from './openai-error';
-
-/** What answering an error needs besides the request. */
-export interface ErrorReporting {
-  readonly logger: Logger;
-  readonly metrics: ApiMetrics;
-}
 
 /** Logs, counts and answers one failure of an OpenAI-compatible route in OpenAI's error shape. */
 export function sendOpenAIError(

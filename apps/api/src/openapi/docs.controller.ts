@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { Public } from '../auth/route-policy';
+import { Public } from '../routes/route-policy';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { ValidParam } from '../http/validated';
 import { OpenApiDocumentHolder } from './openapi-document';

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { API_KEY_FORMAT_DESCRIPTION } from '../auth/api-key-format';
+import { API_KEY_FORMAT_DESCRIPTION } from '../core/api-key-format';
 import { API_KEY_HEADER_SCHEME, BEARER_SCHEME } from '../http/openapi-decorators';
 
 /** Holds the OpenAPI document, built once the app's routes exist. */

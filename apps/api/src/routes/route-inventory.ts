@@ -1,7 +1,7 @@
 import { Inject, Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { ROUTE_POLICY, type RoutePolicy } from '../auth/route-policy';
+import { ROUTE_POLICY, type RoutePolicy } from './route-policy';
 
 /** One HTTP route of the running app and the access policy the global guard will apply to it. */
 export interface RouteEntry {

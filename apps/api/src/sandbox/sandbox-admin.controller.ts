@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { CurrentAuditContext } from '../audit/audit-context';
 import { AUDIT_REASON_HEADER } from '../audit/audit-reason';
 import type { AuditContext } from '../audit/cross-user-audit';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';

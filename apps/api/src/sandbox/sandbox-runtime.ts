@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { postgresBuildLock } from './postgres-build-lock';
 import { SandboxBuildRecorder } from './sandbox-build-recorder';
-import type { SandboxSettings } from './sandbox-settings';
+import type { SandboxSettings } from '../config/sandbox-settings';
 
 /** What `/readyz` reports about the sandbox: never a reason to call the whole API not ready. */
 export interface SandboxHealth {

@@ -8,7 +8,7 @@ import {
   type PageJson,
 } from '@agentdesk/api-contract';
 import type { Repositories } from '@agentdesk/storage';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
 import { DocumentsAuditReason } from '../audit/audit-reason';

@@ -2,12 +2,12 @@ import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { END_USER_HEADER } from '../auth/effective-users';
-import { RequireScope } from '../auth/route-policy';
+import { RequireScope } from '../routes/route-policy';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import type { Page } from '@agentdesk/storage';
-import { Caller } from './own-data-caller';
+import { Caller, type OwnDataCaller } from '../auth/own-data-caller';
 import {
   closeSessionBody,
   createSessionBody,
@@ -22,7 +22,7 @@ import {
   type MessageJson,
   type SessionJson,
 } from '@agentdesk/api-contract';
-import { SessionsService, type OwnDataCaller } from './sessions.service';
+import { SessionsService } from './sessions.service';
 
 /** The effective user's own sessions. */
 @ApiTags('sessions')

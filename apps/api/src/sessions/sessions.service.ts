@@ -1,4 +1,4 @@
-import type { Principal } from '@agentdesk/authz';
+import type { OwnDataCaller } from '../auth/own-data-caller';
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { EffectiveUsers } from '../auth/effective-users';
@@ -15,12 +15,6 @@ import type {
 } from './session-inputs';
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { toMessageJson, toSessionJson } from './session-json';
-
-/** Who is asking: the principal and the end user it names (portals only). */
-export interface OwnDataCaller {
-  readonly principal: Principal;
-  readonly requestedUserId: string | undefined;
-}
 
 /**
  * The effective user's own sessions. Every repository call takes the effective user as owner, so

@@ -2,7 +2,7 @@ import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provide
 import { createRepositories } from '@agentdesk/storage';
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { leaseSweepIntervalMs } from '../../src/agent/turn/turn-settings';
+import { leaseSweepIntervalMs } from '../../src/config/turn-settings';
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { createLocalUser, issueUserKey } from '../support/fixtures';
 import { createOwnPostgresDatabase, type OwnPostgresDatabase } from '../support/postgres-database-per-test';

@@ -1,5 +1,5 @@
 import type { Role } from '@agentdesk/authz';
-import { generateApiKey } from '../../src/auth/api-key-format';
+import { generateApiKey } from '../../src/core/api-key-format';
 import type { ApiKey, Repositories, Session, User } from '@agentdesk/storage';
 
 /** A stored key and the full key string a client sends. */

@@ -4,12 +4,12 @@ import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provide
 import { sqliteTestDatabase } from '@agentdesk/storage/testing';
 import type { TestDatabase } from '@agentdesk/storage/testing';
 import { StorageErrorCode, type Session, type User } from '@agentdesk/storage';
-import { ModelRouter } from '../model-routing/model-router';
-import { readModelRoutingSettings } from '../model-routing/provider-settings';
+import { ModelRouter } from '../../model-access/model-router';
+import { readModelRoutingSettings } from '../../config/provider-settings';
 import { builtInTools, ToolRegistry, type AgentTool } from '@agentdesk/agent-tools';
 import { AgentTurnRunner, type TurnInput } from './agent-turn-runner';
 import type { TurnEvent } from './turn-events';
-import { defaultTurnSettings } from './turn-settings';
+import { defaultTurnSettings } from '../../config/turn-settings';
 
 const hugeLog = Array.from(
   { length: 40_000 },

@@ -18,14 +18,14 @@ import {
   type TokenUsage,
 } from '@agentdesk/storage';
 import pino, { type Logger } from 'pino';
-import type { ModelRouter, ResolvedModel } from '../model-routing/model-router';
+import type { ModelRouter, ResolvedModel } from '../../model-access/model-router';
 import type { ToolRegistry } from '@agentdesk/agent-tools';
 import { SessionToolResultStore } from './session-tool-result-store';
 import { storedMessagesToChat, toContentParts } from './stored-messages';
 import type { TurnError, TurnEventSink } from './turn-events';
 import { TurnFailure, toTurnError } from './turn-failure';
 import { leaseLostFailure, TurnLeaseHeartbeat } from './turn-lease-heartbeat';
-import type { TurnSettings } from './turn-settings';
+import type { TurnSettings } from '../../config/turn-settings';
 
 /** One user message to answer. */
 export interface TurnInput {

@@ -1,7 +1,7 @@
 import type { Repositories } from '@agentdesk/storage';
 import type { Logger } from 'pino';
 import { TurnFailure } from './turn-failure';
-import { leaseRenewalIntervalMs } from './turn-settings';
+import { leaseRenewalIntervalMs } from '../../config/turn-settings';
 
 /** Recorded when another process took over this turn's lease (it had expired: this process stalled). */
 export const leaseLostFailure = (): TurnFailure =>

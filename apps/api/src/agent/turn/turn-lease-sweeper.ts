@@ -3,7 +3,7 @@ import type { Repositories } from '@agentdesk/storage';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config';
 import { APP_CONFIG, LOGGER, REPOSITORIES } from '../../core/tokens';
-import { leaseSweepIntervalMs } from './turn-settings';
+import { leaseSweepIntervalMs } from '../../config/turn-settings';
 
 /**
  * Every API process periodically marks turns whose lease expired as failed (`turn_interrupted`)

@@ -2,12 +2,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testing';
 import { StorageErrorCode, type Session, type User } from '@agentdesk/storage';
-import { ModelRouter } from '../model-routing/model-router';
-import { readModelRoutingSettings } from '../model-routing/provider-settings';
+import { ModelRouter } from '../../model-access/model-router';
+import { readModelRoutingSettings } from '../../config/provider-settings';
 import { ToolRegistry, type AgentTool } from '@agentdesk/agent-tools';
 import { AgentTurnRunner, type TurnInput } from './agent-turn-runner';
 import type { TurnEvent } from './turn-events';
-import { defaultTurnSettings } from './turn-settings';
+import { defaultTurnSettings } from '../../config/turn-settings';
 
 /*
  * The turn lease while a turn runs. The repositories' clock is a test clock moved by hand, so

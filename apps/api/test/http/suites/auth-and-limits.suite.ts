@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/app-config';
 import { AMBIGUOUS_CREDENTIALS_MESSAGE } from '../../../src/errors/api-error';
 import { createApp } from '../../../src/create-app';
-import { generateApiKey } from '../../../src/auth/api-key-format';
+import { generateApiKey } from '../../../src/core/api-key-format';
 import { issueFirstAdminKey } from '../../../src/auth/bootstrap-access';
 import { RegisteredRoutes, RouteInventory } from '../../../src/routes/route-inventory';
 import type { Engine } from '../../support/engines';

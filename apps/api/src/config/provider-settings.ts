@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProviderName } from '@agentdesk/providers';
-import { Secret } from '../../config/secret';
+import { Secret } from './secret';
 
 /** Credentials and endpoint of one provider, from the environment. */
 export interface ProviderEndpoint {

@@ -1,6 +1,6 @@
 import { sandboxConfigSchema, type SandboxConfig } from '@agentdesk/sandbox';
 import { z } from 'zod';
-import { flagVariable, wholeNumberVariable } from '../config/environment-values';
+import { flagVariable, wholeNumberVariable } from './environment-values';
 // Imported, not read from disk at run time: the compiled API (dist/apps/api) carries the version in
 // its bundle, and no workspace package.json exists beside it. Data, not a module of another project.
 // eslint-disable-next-line @nx/enforce-module-boundaries

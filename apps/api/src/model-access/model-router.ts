@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenerativeAI } from '@google/generative-ai';
 import OpenAI from 'openai';
 import type { ProviderName, SupportedClient } from '@agentdesk/providers';
-import type { ModelRoute, ModelRoutingSettings } from './provider-settings';
+import type { ModelRoute, ModelRoutingSettings } from '../config/provider-settings';
 
 /** Model-name prefixes that identify a provider when no configured route matches. */
 const builtInPrefixes: ReadonlyArray<readonly [string, ProviderName]> = [

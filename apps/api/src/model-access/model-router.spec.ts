@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GenerativeModel } from '@google/generative-ai';
 import { describe, expect, it } from 'vitest';
 import { ModelRouter, ModelRoutingError } from './model-router';
-import { ModelRoutingConfigError, readModelRoutingSettings } from './provider-settings';
+import { ModelRoutingConfigError, readModelRoutingSettings } from '../config/provider-settings';
 
 const environment = {
   OPENAI_API_KEY: 'sk-openai',

@@ -1,11 +1,17 @@
+import type { Principal } from '@agentdesk/authz';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { END_USER_HEADER } from '../auth/effective-users';
+import { END_USER_HEADER } from './effective-users';
 import { storedHeaderProblem } from '../http/header-text';
-import { principalOf } from '../auth/request-principal';
+import { principalOf } from './request-principal';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { rawHeaderValues } from '../http/raw-headers';
-import type { OwnDataCaller } from './sessions.service';
+
+/** Who is asking: the principal and the end user it names (portals only). */
+export interface OwnDataCaller {
+  readonly principal: Principal;
+  readonly requestedUserId: string | undefined;
+}
 
 /**
  * Handler parameter: the principal and the end user it names in `X-End-User-Id`. The header is
