@@ -35,6 +35,10 @@ export interface BuildApiResult {
 export async function buildApi(outdir: string): Promise<BuildApiResult> {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
+  const workspaceManifest = JSON.parse(readFileSync(join(workspaceRoot, 'package.json'), 'utf8')) as {
+    version: string;
+    engines?: Record<string, string>;
+  };
   const result = await build({
     entryPoints: { main: join(projectRoot, 'src/compiled-main.ts') },
     outdir,
@@ -45,6 +49,8 @@ export async function buildApi(outdir: string): Promise<BuildApiResult> {
     // The project's tsconfig: experimentalDecorators and the @agentdesk/* paths of the workspace.
     tsconfig: join(projectRoot, 'tsconfig.json'),
     plugins: [externalPackagesPlugin(workspaceRoot)],
+    // The sources read the version from the workspace package.json, which the build folder lacks.
+    define: { AGENTDESK_BUILD_VERSION: JSON.stringify(workspaceManifest.version) },
     sourcemap: true,
     // Class names stay readable in Nest's logs and error messages.
     keepNames: true,
@@ -69,10 +75,6 @@ export async function buildApi(outdir: string): Promise<BuildApiResult> {
       runtimePackages.find((found) => found.installPath === `node_modules/${name}`)!.version,
     ]),
   );
-  const workspaceManifest = JSON.parse(readFileSync(join(workspaceRoot, 'package.json'), 'utf8')) as {
-    version: string;
-    engines?: Record<string, string>;
-  };
   writeFileSync(
     join(outdir, 'package.json'),
     `${JSON.stringify(

@@ -1,10 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { sandboxConfigSchema, type SandboxConfig } from '@agentdesk/sandbox';
 import { z } from 'zod';
 import { flagVariable, wholeNumberVariable } from './environment-values';
-// Imported, not read from disk at run time: the compiled API (dist/apps/api) carries the version in
-// its bundle, and no workspace package.json exists beside it. Data, not a module of another project.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import workspaceManifest from '../../../../package.json' with { type: 'json' };
 
 /** How the API runs sandboxes; `config` is the lib's own validated config. */
 export interface SandboxSettings {
@@ -88,8 +85,21 @@ const environmentSchema = z.object({
   AGENTDESK_SANDBOX_START_RETRY_MS: wholeNumber(100, 3_600_000),
 });
 
+/**
+ * Replaced by the workspace version when the API is compiled (`define` in build-tools/build-api.ts):
+ * the compiled API runs where no workspace package.json exists. Undeclared under tsx and vitest.
+ */
+declare const AGENTDESK_BUILD_VERSION: string | undefined;
+
 /** The AgentDesk version the sandbox image is labelled with (a new version rebuilds it). */
-export const agentdeskVersion: string = workspaceManifest.version;
+export const agentdeskVersion: string =
+  typeof AGENTDESK_BUILD_VERSION === 'string'
+    ? AGENTDESK_BUILD_VERSION
+    : (
+        JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+          version: string;
+        }
+      ).version;
 
 const mebibyte = 1024 * 1024;
 
