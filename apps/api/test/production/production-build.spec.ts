@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApi, type BuildApiResult } from '../../build-tools/build-api';
-import { generateApiKey } from '../../src/auth/api-key-format';
+import { generateApiKey } from '../../src/core/api-key-format';
 import { createOwnPostgresDatabase } from '../support/postgres-database-per-test';
 import { emulatorEnvironment } from '../support/provider-emulator';
 import { apiTestBaseImage } from '../support/sandbox-engine.global-setup';
