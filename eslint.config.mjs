@@ -3,8 +3,18 @@ import globals from 'globals';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-/** The folders of apps/api/src that never import a feature, `auth` or `model-access`. */
-const apiBottomLayer = ['config', 'core', 'errors', 'http', 'logging', 'metrics', 'openapi', 'routes'];
+/** The folders of apps/api/src that never import a feature, `auth` or `model-access` (`cluster`: the Redis connections shared by replicas). */
+const apiBottomLayer = [
+  'cluster',
+  'config',
+  'core',
+  'errors',
+  'http',
+  'logging',
+  'metrics',
+  'openapi',
+  'routes',
+];
 
 /** `no-restricted-imports` options allowing relative imports into `allowed` folders of apps/api/src only. */
 function layerImportRule(layer, allowed) {

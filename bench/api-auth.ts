@@ -8,14 +8,24 @@
  *     rate-limit counter, scope check, effective user, owner-scoped query, JSON of a session);
  *   - `GET /` — a `@Public()` Nest + Fastify route returning a constant (same guard, no auth).
  * Both run through the same app, so the difference is what auth + authz + the owner-scoped read add.
- * The two routes are measured in alternating rounds (A, B, A, B…) so drift hits both alike.
+ *
+ * Issue 11 adds three more API processes on the same SQLite file, so the authenticated route is
+ * measured four ways: rate limits in process memory or in Redis (AGENTDESK_REDIS_URL, the machine's
+ * Redis at 127.0.0.1:6379, a key prefix of this run), each with the verified-key cache off
+ * (AGENTDESK_KEY_CACHE_TTL_MS=0: hash + database read per request, the behaviour before) or on
+ * (default TTL: 1 s without Redis, 5 s with it). Every route and variant is measured in alternating
+ * rounds (A, B, C…, A, B, C…) so drift hits all alike, and the server's CPU time per request is read
+ * from /proc (less sensitive to the other work on a shared machine than latency).
  *
  * Options (environment): BENCH_ROUNDS (default 6), BENCH_ROUND_MS (default 2000),
  * BENCH_CONCURRENCY (default 8), BENCH_SESSIONS (sessions of the measured user, default 1000),
- * BENCH_OTHER_USERS (default 20, each with BENCH_SESSIONS / 10 sessions).
+ * BENCH_OTHER_USERS (default 20, each with BENCH_SESSIONS / 10 sessions), BENCH_REDIS_URL
+ * (default redis://127.0.0.1:6379/0).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import http from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +36,8 @@ const roundMs = Number(process.env['BENCH_ROUND_MS'] ?? 2000);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 8);
 const sessionsOfUser = Number(process.env['BENCH_SESSIONS'] ?? 1000);
 const otherUsers = Number(process.env['BENCH_OTHER_USERS'] ?? 20);
+const redisUrl = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
+const redisKeyPrefix = `agentdesk-bench-${randomBytes(6).toString('hex')}`;
 
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,7 +47,7 @@ interface Server {
   readonly process: ChildProcess;
 }
 
-async function startServer(folder: string): Promise<Server> {
+async function startServer(folder: string, extraEnvironment: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(workspace, 'apps/api/src/main.ts')], {
     cwd: workspace,
     env: {
@@ -46,6 +58,7 @@ async function startServer(folder: string): Promise<Server> {
       LOG_LEVEL: 'warn',
       AGENTDESK_RATE_LIMIT_MAX: '1000000',
       AGENTDESK_RATE_LIMIT_WINDOW_MS: '60000',
+      ...extraEnvironment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -57,7 +70,8 @@ async function startServer(folder: string): Promise<Server> {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
-      const adminKey = /(adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
+      const adminKey =
+        extraEnvironment['AGENTDESK_ADMIN_KEY'] ?? /(adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43})/.exec(output)?.[1];
       if (url !== undefined && adminKey !== undefined) {
         clearTimeout(timer);
         resolve({ url, adminKey, process: child });
@@ -143,6 +157,26 @@ interface Sample {
   readonly latenciesMs: number[];
   requests: number;
   elapsedMs: number;
+  /** CPU time (user + system) the measured server process spent in the rounds. */
+  serverCpuMs: number;
+  /** Server CPU µs per request of each round, to compare variants round by round. */
+  readonly roundCpuMicroseconds: number[];
+}
+
+const emptySample = (): Sample => ({
+  latenciesMs: [],
+  requests: 0,
+  elapsedMs: 0,
+  serverCpuMs: 0,
+  roundCpuMicroseconds: [],
+});
+
+/** User + system CPU time of a process so far, from /proc (clock ticks of 10 ms). */
+function cpuTimeMs(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // Fields 14 and 15 of stat (utime, stime) are the 12th and 13th after the command name.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Runs `concurrency` closed-loop clients for `durationMs`, recording each request's latency. */
@@ -151,9 +185,12 @@ async function load(
   clients: number,
   request: () => Promise<number>,
   sample: Sample,
+  server: ChildProcess,
 ): Promise<void> {
   const deadline = performance.now() + durationMs;
   const started = performance.now();
+  const cpuBefore = cpuTimeMs(server);
+  const requestsBefore = sample.requests;
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (performance.now() < deadline) {
@@ -166,92 +203,175 @@ async function load(
     }),
   );
   sample.elapsedMs += performance.now() - started;
+  const cpuMs = cpuTimeMs(server) - cpuBefore;
+  sample.serverCpuMs += cpuMs;
+  sample.roundCpuMicroseconds.push((cpuMs * 1000) / Math.max(1, sample.requests - requestsBefore));
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 function percentile(sorted: number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
-function summarize(sample: Sample): { p50: number; p99: number; rps: number; count: number } {
+interface Summary {
+  readonly p50: number;
+  readonly p99: number;
+  readonly rps: number;
+  readonly count: number;
+  readonly cpuMicrosecondsPerRequest: number;
+}
+
+function summarize(sample: Sample): Summary {
   const sorted = [...sample.latenciesMs].sort((left, right) => left - right);
   return {
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     rps: (sample.requests / sample.elapsedMs) * 1000,
     count: sample.requests,
+    cpuMicrosecondsPerRequest: (sample.serverCpuMs * 1000) / sample.requests,
   };
 }
 
-async function measure(
-  server: Server,
-  userKey: string,
-  sessionIds: string[],
-  clients: number,
-): Promise<{ hello: Sample; auth: Sample }> {
-  const hello: Sample = { latenciesMs: [], requests: 0, elapsedMs: 0 };
-  const auth: Sample = { latenciesMs: [], requests: 0, elapsedMs: 0 };
-  const helloRequest = async () => (await call(`${server.url}/`, 'GET', {})).status;
-  let next = 0;
-  const authRequest = async () => {
-    const id = sessionIds[next++ % sessionIds.length] ?? '';
-    return (await call(`${server.url}/v1/sessions/${id}`, 'GET', { authorization: `Bearer ${userKey}` }))
-      .status;
-  };
-  // Warm-up (JIT, SQLite page cache, connections), not recorded.
-  const discard: Sample = { latenciesMs: [], requests: 0, elapsedMs: 0 };
-  await load(1000, clients, helloRequest, discard);
-  await load(1000, clients, authRequest, discard);
+/** One measured route on one server process. */
+interface Variant {
+  readonly label: string;
+  readonly server: Server;
+  readonly request: () => Promise<number>;
+}
+
+async function measure(variants: readonly Variant[], clients: number): Promise<Sample[]> {
+  // Warm-up (JIT, SQLite page cache, connections, key caches), not recorded.
+  for (const variant of variants)
+    await load(1000, clients, variant.request, emptySample(), variant.server.process);
+  const samples = variants.map(emptySample);
   for (let round = 0; round < rounds; round += 1) {
-    await load(roundMs, clients, helloRequest, hello);
-    await load(roundMs, clients, authRequest, auth);
+    for (const [index, variant] of variants.entries()) {
+      await load(roundMs, clients, variant.request, samples[index]!, variant.server.process);
+    }
   }
-  return { hello, auth };
+  return samples;
 }
 
-function table(title: string, results: { hello: Sample; auth: Sample }): string {
-  const hello = summarize(results.hello);
-  const auth = summarize(results.auth);
+function table(title: string, variants: readonly Variant[], samples: readonly Sample[]): string {
+  const summaries = samples.map(summarize);
+  const hello = summaries[0]!;
   const format = (value: number) => value.toFixed(3);
   return [
     `### ${title}`,
     '',
-    '| route | requests | p50 (ms) | p99 (ms) | requests/s |',
-    '|---|---:|---:|---:|---:|',
-    `| \`GET /\` (public hello, Nest + Fastify) | ${hello.count} | ${format(hello.p50)} | ${format(hello.p99)} | ${hello.rps.toFixed(0)} |`,
-    `| \`GET /v1/sessions/:id\` (API key + authz + owner-scoped read) | ${auth.count} | ${format(auth.p50)} | ${format(auth.p99)} | ${auth.rps.toFixed(0)} |`,
-    `| **difference (auth + authz + read)** | | **+${format(auth.p50 - hello.p50)}** | **+${format(auth.p99 - hello.p99)}** | **${((auth.rps / hello.rps - 1) * 100).toFixed(1)} %** |`,
+    '| route / variant | requests | p50 (ms) | p99 (ms) | requests/s | server CPU µs/request | p50 vs hello | CPU vs memory, no cache (median of round ratios) |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...variants.map((variant, index) => {
+      const summary = summaries[index]!;
+      // Median over rounds of this variant's CPU per request / the baseline's in the same round:
+      // a burst of other work on the machine weighs on both sides of one ratio alike.
+      const roundRatios = samples[index]!.roundCpuMicroseconds.map(
+        (cpu, round) => cpu / (samples[1]!.roundCpuMicroseconds[round] ?? Number.NaN),
+      );
+      const cpuRatio = index === 0 ? '—' : `${median(roundRatios).toFixed(2)}×`;
+      return `| ${variant.label} | ${summary.count} | ${format(summary.p50)} | ${format(summary.p99)} | ${summary.rps.toFixed(0)} | ${summary.cpuMicrosecondsPerRequest.toFixed(0)} | ${index === 0 ? '—' : `+${format(summary.p50 - hello.p50)}`} | ${cpuRatio} |`;
+    }),
     '',
   ].join('\n');
 }
 
+const serverVariants = [
+  {
+    label: 'memory limits, no key cache (before issue 11)',
+    environment: { AGENTDESK_KEY_CACHE_TTL_MS: '0' },
+  },
+  { label: 'memory limits, key cache (TTL 1 s)', environment: {} },
+  {
+    label: 'Redis limits, no key cache',
+    environment: {
+      AGENTDESK_REDIS_URL: redisUrl,
+      AGENTDESK_REDIS_KEY_PREFIX: redisKeyPrefix,
+      AGENTDESK_KEY_CACHE_TTL_MS: '0',
+    },
+  },
+  {
+    label: 'Redis limits, key cache (TTL 5 s)',
+    environment: { AGENTDESK_REDIS_URL: redisUrl, AGENTDESK_REDIS_KEY_PREFIX: redisKeyPrefix },
+  },
+] as const;
+
+async function deleteBenchKeys(): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisKeyPrefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'agentdesk-bench-api-auth-'));
-  const server = await startServer(folder);
+  const servers: Server[] = [];
   try {
+    const first = await startServer(folder, serverVariants[0].environment);
+    servers.push(first);
+    // The others share the first one's SQLite file (WAL) and its admin key.
+    for (const variant of serverVariants.slice(1)) {
+      servers.push(
+        await startServer(folder, { ...variant.environment, AGENTDESK_ADMIN_KEY: first.adminKey }),
+      );
+    }
     const seedStart = performance.now();
-    const { userKey, sessionIds } = await seed(server);
+    const { userKey, sessionIds } = await seed(first);
     const totalSessions = sessionsOfUser + otherUsers * Math.ceil(sessionsOfUser / 10);
     console.log(
       `Seeded ${totalSessions} sessions of ${otherUsers + 1} users over HTTP in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
     );
     console.log(
-      `Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}); server and load generator share them.`,
+      `Node ${process.version}, ${cpus().length} CPU(s) (${cpus()[0]?.model ?? 'unknown'}); the servers, Redis and the load generator share them.`,
     );
-    console.log(`Rounds: ${rounds} × ${roundMs} ms per route, alternating.\n`);
     console.log(
-      table('One connection (latency without queueing)', await measure(server, userKey, sessionIds, 1)),
+      `Rounds: ${rounds} × ${roundMs} ms per route and variant, alternating. Redis keys: ${redisKeyPrefix}:*\n`,
     );
+    let next = 0;
+    const authRequest = (server: Server) => async () => {
+      const id = sessionIds[next++ % sessionIds.length] ?? '';
+      return (await call(`${server.url}/v1/sessions/${id}`, 'GET', { authorization: `Bearer ${userKey}` }))
+        .status;
+    };
+    const variants: Variant[] = [
+      {
+        label: '`GET /` (public hello, Nest + Fastify)',
+        server: first,
+        request: async () => (await call(`${first.url}/`, 'GET', {})).status,
+      },
+      ...serverVariants.map((variant, index) => ({
+        label: `\`GET /v1/sessions/:id\`, ${variant.label}`,
+        server: servers[index]!,
+        request: authRequest(servers[index]!),
+      })),
+    ];
+    console.log(table('One connection (latency without queueing)', variants, await measure(variants, 1)));
     console.log(
       table(
         `${concurrency} keep-alive connections (throughput)`,
-        await measure(server, userKey, sessionIds, concurrency),
+        variants,
+        await measure(variants, concurrency),
       ),
     );
   } finally {
     agent.destroy();
-    server.process.kill('SIGTERM');
-    await new Promise((resolve) => server.process.once('exit', resolve));
+    for (const server of servers) {
+      server.process.kill('SIGTERM');
+      await new Promise((resolve) => server.process.once('exit', resolve));
+    }
     rmSync(folder, { recursive: true, force: true });
+    await deleteBenchKeys();
   }
 }
 

@@ -327,6 +327,7 @@ async function main(): Promise<void> {
       '/sandbox',
       '/keys',
       '/audit',
+      '/usage',
     ];
     const weights: RouteWeight[] = [];
     for (const route of routes)

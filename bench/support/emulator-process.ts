@@ -7,6 +7,8 @@ const workspaceRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface EmulatorProcess {
   url: string;
+  /** The requests the emulator recorded (only with `maxRecordedRequests`), oldest first. */
+  recordedRequests(): Promise<Array<{ body: unknown }>>;
   /** Queues scripted replies through the emulator's control endpoint. */
   script(replies: unknown[]): Promise<void>;
   stop(): Promise<void>;
@@ -16,7 +18,9 @@ export interface EmulatorProcess {
  * Runs the provider emulator in its own process, so a benchmark's CPU measurements contain only the
  * client side (the code under test), not the server answering it.
  */
-export async function startEmulatorProcess(): Promise<EmulatorProcess> {
+export async function startEmulatorProcess(
+  options: { maxRecordedRequests?: number } = {},
+): Promise<EmulatorProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -26,7 +30,7 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
       '--port',
       '0',
       '--max-recorded-requests',
-      '0',
+      String(options.maxRecordedRequests ?? 0),
     ],
     { cwd: workspaceRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -42,6 +46,10 @@ export async function startEmulatorProcess(): Promise<EmulatorProcess> {
   child.stdout?.resume();
   return {
     url,
+    async recordedRequests() {
+      const response = await fetch(`${url}/_emulator/requests`);
+      return ((await response.json()) as { requests: Array<{ body: unknown }> }).requests;
+    },
     async script(replies) {
       const response = await fetch(`${url}/_emulator/script`, {
         method: 'POST',

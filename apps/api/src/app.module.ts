@@ -6,6 +6,7 @@ import { AgentModule } from './agent/agent.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
+import { ClusterModule } from './cluster/cluster.module';
 import { CoreModule, type CoreValues } from './core/core.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
@@ -25,6 +26,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.forRoot(core),
+        ClusterModule,
         AuthModule,
         SessionsModule,
         AgentModule,

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import fastifyRateLimit from '@fastify/rate-limit';
 import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -192,7 +191,6 @@ async function startNest(
     { logger: new NestPinoLogger(logger), abortOnError: false, bodyParser: false },
   );
   try {
-    await app.register(fastifyRateLimit, { global: false });
     app.useGlobalFilters(errorHandling.filter);
     await app.init();
     openApiDocument.set(buildOpenApiDocument(app));

@@ -1,5 +1,6 @@
 import { explainDatabaseOpenFailure } from '@agentdesk/storage';
 import { issueFirstAdminKey } from './auth/bootstrap-access';
+import { RedisUnavailableError } from './cluster/redis-connection';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { createApp, type AgentDeskApi } from './create-app';
 import { explainListenFailure } from './startup/listen-failure';
@@ -88,6 +89,9 @@ async function createAppOrExit(config: AppConfig): Promise<AgentDeskApi> {
     if (error instanceof ConfigError) exitWith(error.message, EXIT_INVALID_CONFIGURATION);
     const databaseProblem = explainDatabaseOpenFailure(error, config.database.url.reveal());
     if (databaseProblem !== undefined) exitWith(databaseProblem, EXIT_ENVIRONMENT_NOT_READY);
+    // AGENTDESK_REDIS_URL set but Redis silent: starting anyway would quietly split the rate limits
+    // and miss revocations from other replicas, so the operator decides (start Redis or unset it).
+    if (error instanceof RedisUnavailableError) exitWith(error.message, EXIT_ENVIRONMENT_NOT_READY);
     throw error;
   }
 }

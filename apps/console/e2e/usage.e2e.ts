@@ -27,6 +27,9 @@ test.describe('usage', () => {
     const byUser = page.getByRole('table', { name: 'Tokens per UTC day and user' });
     await expect(byUser.getByRole('columnheader', { name: 'User' })).toBeVisible();
     expect(await byUser.locator('tbody tr').count()).toBeGreaterThan(0);
+    // Users are named (Alice ran the seeded turns), not shown by id.
+    await expect(page.getByRole('list', { name: 'Legend' })).toContainText('Alice');
+    await expect(byUser.getByRole('row').filter({ hasText: 'Alice' }).first()).toBeVisible();
     await expectAccessible(page);
     await keepScreenshot(page, testInfo, 'usage-by-user');
   });

@@ -85,6 +85,8 @@ export interface MessagesTable {
   idempotency_key: string | null;
   /** Hash of the canonical request that first used `idempotency_key`; null before migration 0003. */
   idempotency_fingerprint: string | null;
+  /** Tokens the message costs the model, counted by the writer; null before migration 0009. */
+  token_count: number | null;
   started_at: number;
   finished_at: number | null;
   created_at: ColumnType<number, number, never>;
@@ -129,6 +131,8 @@ export interface Database {
   tool_results: ToolResultsTable;
   audit_log: AuditLogTable;
   sandbox_builds: SandboxBuildsTable;
+  usage_events: UsageEventsTable;
+  usage_daily_totals: UsageDailyTotalsTable;
 }
 
 /** `structured_output_runs`: one schema and prompt tried against several provider/model targets. */
@@ -161,4 +165,39 @@ export interface SandboxBuildsTable {
   events: JsonText | null;
   created_at: number;
   finished_at: number | null;
+}
+
+/** `usage_events`: one model call outcome, metered by the API (see migration 0008). */
+export interface UsageEventsTable {
+  /** Generated at the call: the idempotency key of the batch insert. */
+  id: string;
+  occurred_at: number;
+  /** UTC `YYYY-MM-DD` of `occurred_at`. */
+  day: string;
+  source: 'chat-completion' | 'agent-turn' | 'lab-run';
+  model: string;
+  provider: string | null;
+  api_key_id: string | null;
+  portal_id: string | null;
+  /** The effective user (`users.id`) the call was made for; null when none (a portal naming nobody). */
+  end_user_id: string | null;
+  input_tokens: number;
+  output_tokens: number;
+  thinking_tokens: number;
+  cached_tokens: number;
+  latency_ms: number;
+  status: 'ok' | 'failed' | 'cancelled';
+}
+
+/** `usage_daily_totals`: `usage_events` summed per grouping × UTC day × key, kept in step by the batch writer. */
+export interface UsageDailyTotalsTable {
+  grouping: 'model' | 'provider' | 'portal' | 'user';
+  day: string;
+  /** The model, provider, portal id or end user id; '' for none. */
+  group_key: string;
+  input_tokens: number;
+  output_tokens: number;
+  thinking_tokens: number;
+  cached_tokens: number;
+  model_calls: number;
 }

@@ -48,6 +48,10 @@ export {
 export {
   MessagesRepository,
   type AppendedMessage,
+  type AppendedMessages,
+  type FinishOptions,
+  type HistoryMessage,
+  type HistoryPageRequest,
   type MessageOutcome,
   type NewMessage,
 } from './repositories/messages-repository';
@@ -59,9 +63,13 @@ export {
 } from './repositories/message-search-repository';
 export {
   UsageRepository,
+  utcDayOf,
   type DailyUsageRow,
+  type NewUsageEvent,
   type UsageDayRange,
   type UsageGroupColumn,
+  type UsageSource,
+  type UsageStatus,
 } from './repositories/usage-repository';
 export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export {

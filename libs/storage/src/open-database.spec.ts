@@ -56,6 +56,8 @@ describe('openDatabase on SQLite', () => {
         '0005-sandbox-builds',
         '0006-message-search',
         '0007-session-filters-audit-dedup',
+        '0008-usage-events',
+        '0009-message-token-counts',
       ]);
     } finally {
       await database.destroy();
@@ -74,6 +76,8 @@ describe('openDatabase on SQLite', () => {
         '0005-sandbox-builds',
         '0006-message-search',
         '0007-session-filters-audit-dedup',
+        '0008-usage-events',
+        '0009-message-token-counts',
       ]);
     } finally {
       await database.destroy();

@@ -5,8 +5,10 @@ import {
   openDatabase,
   type AppDatabase,
 } from '@agentdesk/storage';
+import pino from 'pino';
 import { issueAdminKey, revokeOtherAdminKeys } from '../auth/admin-keys';
-import { ConfigError, describeDatabase, loadConfig } from '../config/app-config';
+import { broadcastRevocations } from '../cluster/broadcast-revocations';
+import { ConfigError, describeDatabase, loadConfig, type AppConfig } from '../config/app-config';
 
 /** Where the command writes: the key alone on `key` (stdout), everything else on `note` (stderr). */
 export interface AdminKeyCommandOutput {
@@ -47,7 +49,7 @@ export async function runAdminKeyCommand(
     output.note(ADMIN_KEY_USAGE);
     return 0;
   }
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig(environment);
   } catch (error) {
@@ -69,10 +71,18 @@ export async function runAdminKeyCommand(
       `New admin key ${issued.stored.prefix} in ${describeDatabase(config.database.url)}. It is shown this once:`,
     );
     output.key(issued.key);
-    if (parsed.revokeOthers)
+    if (parsed.revokeOthers) {
       output.note(
         `Revoked ${revoked.length} other admin key(s)${revoked.length === 0 ? '' : `: ${revoked.map((key) => key.prefix).join(', ')}`}.`,
       );
+      if (revoked.length > 0)
+        output.note(
+          await tellReplicas(
+            config,
+            revoked.map((key) => key.id),
+          ),
+        );
+    }
     output.note('Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>"; check it with GET /v1/me.');
     return 0;
   } catch (error) {
@@ -82,6 +92,18 @@ export async function runAdminKeyCommand(
     return 1;
   } finally {
     await database?.destroy();
+  }
+}
+
+/** Running replicas cache verified keys briefly: tell them, through Redis when there is one. */
+async function tellReplicas(config: AppConfig, apiKeyIds: readonly string[]): Promise<string> {
+  const silent = pino({ level: 'silent' });
+  try {
+    return (await broadcastRevocations(config.cluster, apiKeyIds, silent))
+      ? 'Running API replicas were told through Redis and refuse the revoked keys at once.'
+      : `Running API replicas refuse the revoked keys within ${config.cluster.keyCacheTtlMs} ms (their key cache; no AGENTDESK_REDIS_URL).`;
+  } catch (error) {
+    return `Could not tell running replicas through Redis (${error instanceof Error ? error.message : String(error)}); they refuse the revoked keys within ${config.cluster.keyCacheTtlMs} ms.`;
   }
 }
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { UserContentPart } from '@agentdesk/providers';
-import { EffectiveUsers } from '../auth/effective-users';
-import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
-import type { OwnDataCaller } from '../auth/own-data-caller';
-import { ModelRoutingError } from '../model-access/model-router';
+import { ownerUserIdOrNotFound, type EffectiveOwner } from '../auth/effective-owner';
+import { classifyModelFailure } from '../model-access/model-failure';
+import { modelFailureToApiError } from '../model-access/model-failure-to-api-error';
 import { AgentTurnRunner, type TurnResult } from './turn/agent-turn-runner';
 import type { TurnEventSink } from './turn/turn-events';
 import type { SendMessageBody } from './turn-inputs';
@@ -13,7 +12,8 @@ import { requestFingerprint } from './request-fingerprint';
 const SEND_MESSAGE_ROUTE = 'POST /v1/sessions/:id/messages';
 
 export interface SendMessageInput {
-  readonly caller: OwnDataCaller;
+  /** Resolved once per request by `@Owner()`. */
+  readonly owner: EffectiveOwner;
   readonly sessionId: string;
   readonly body: SendMessageBody;
   readonly idempotencyKey?: string;
@@ -21,22 +21,14 @@ export interface SendMessageInput {
   readonly stream: boolean;
 }
 
-/** Resolves the effective user (the owner every query is scoped to) and runs the turn for them. */
+/** Runs the turn for the effective owner (every query is scoped to it). */
 @Injectable()
 export class AgentTurnService {
-  constructor(
-    @Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers,
-    @Inject(AgentTurnRunner) private readonly runner: AgentTurnRunner,
-  ) {}
+  constructor(@Inject(AgentTurnRunner) private readonly runner: AgentTurnRunner) {}
 
   async run(input: SendMessageInput, emit: TurnEventSink): Promise<TurnResult> {
-    const ownerUserId = await this.effectiveUsers.resolve(
-      input.caller.principal,
-      input.caller.requestedUserId,
-      'read',
-    );
     // A portal end user never seen before owns no session.
-    if (ownerUserId === null) throw notFoundError('Session');
+    const ownerUserId = ownerUserIdOrNotFound(input.owner, 'Session');
     try {
       return await this.runner.run(
         {
@@ -56,20 +48,15 @@ export class AgentTurnService {
           }),
           signal: input.signal,
           stream: input.stream,
+          apiKeyId: input.owner.principal.apiKeyId,
         },
         emit,
       );
     } catch (error) {
-      if (error instanceof ModelRoutingError) {
-        throw new ApiError(
-          error.failure.kind === 'unknown-model'
-            ? ApiErrorCode.UnknownModel
-            : ApiErrorCode.ProviderNotConfigured,
-          error.message,
-          { cause: error },
-        );
-      }
-      throw error;
+      // A failed model call is recorded in the turn; what escapes is a refusal before it (routing).
+      const failure = classifyModelFailure(error);
+      if (failure.kind === 'internal') throw error;
+      throw modelFailureToApiError(failure);
     }
   }
 }

@@ -6,23 +6,20 @@ import { APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { Repositories } from '@agentdesk/storage';
 import { AgentTurnService } from './agent-turn.service';
 import { MessagesController } from './messages.controller';
+import { ModelAccessModule } from '../model-access/model-access.module';
 import { ModelRouter } from '../model-access/model-router';
 import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
 import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { SandboxRuntime } from '../sandbox/sandbox-runtime';
+import { UsageMeter } from '../usage/metering/usage-meter';
 
-/** The agent turn: model routing, tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
+/** The agent turn: tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
 @Module({
-  imports: [AuthModule, SandboxModule],
+  imports: [AuthModule, ModelAccessModule, SandboxModule],
   controllers: [MessagesController],
   providers: [
-    {
-      provide: ModelRouter,
-      useFactory: (config: AppConfig) => new ModelRouter(config.models),
-      inject: [APP_CONFIG],
-    },
     {
       provide: ToolRegistry,
       // The sandbox tools are offered only when the sandbox is enabled (they answer errors while it is down).
@@ -37,12 +34,12 @@ import { SandboxRuntime } from '../sandbox/sandbox-runtime';
         tools: ToolRegistry,
         config: AppConfig,
         logger: Logger,
-      ) => new AgentTurnRunner({ repositories, router, tools, settings: config.turns, logger }),
-      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG, LOGGER],
+        usageMeter: UsageMeter,
+      ) => new AgentTurnRunner({ repositories, router, tools, settings: config.turns, logger, usageMeter }),
+      inject: [REPOSITORIES, ModelRouter, ToolRegistry, APP_CONFIG, LOGGER, UsageMeter],
     },
     AgentTurnService,
     TurnLeaseSweeper,
   ],
-  exports: [ModelRouter],
 })
 export class AgentModule {}

@@ -8,7 +8,7 @@ import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam } from '../http/validated';
-import { Caller, type OwnDataCaller } from '../auth/own-data-caller';
+import { Owner, type EffectiveOwner } from '../auth/effective-owner';
 import { AgentTurnService } from './agent-turn.service';
 import { SseWriter } from './sse-writer';
 import { idempotencyKeySchema, sendMessageBody, type SendMessageBody } from './turn-inputs';
@@ -44,7 +44,7 @@ export class MessagesController {
       'compression, usage, then turn-end or error. A client disconnect stops the turn and records what was produced.',
   })
   async send(
-    @Caller() caller: OwnDataCaller,
+    @Owner() owner: EffectiveOwner,
     @ValidParam('id', idSchema) sessionId: string,
     @ValidBody(sendMessageBody) body: SendMessageBody,
     @Headers('idempotency-key') rawIdempotencyKey: string | undefined,
@@ -66,7 +66,7 @@ export class MessagesController {
     });
     const streaming = /\btext\/event-stream\b/.test(request.headers.accept ?? '');
     const turnInput = {
-      caller,
+      owner,
       sessionId,
       body,
       signal: disconnect.signal,

@@ -4,6 +4,7 @@ import { generateApiKey } from '../core/api-key-format';
 import { auditActions } from '../audit/audit-actions';
 import { listingFilter } from '../audit/audit-context';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { KeyRevocations } from '../cluster/key-revocations';
 import { REPOSITORIES } from '../core/tokens';
 import { findOrCreateLocalUser } from '../auth/local-user';
 import type { Page, Repositories } from '@agentdesk/storage';
@@ -16,6 +17,7 @@ export class ApiKeysService {
   constructor(
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
     @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
+    @Inject(KeyRevocations) private readonly revocations: KeyRevocations,
   ) {}
 
   async create(body: z.output<typeof createApiKeyBody>): Promise<CreatedApiKeyJson> {
@@ -61,8 +63,13 @@ export class ApiKeysService {
     return { items: page.items.map(toApiKeyJson), nextCursor: page.nextCursor };
   }
 
-  /** Revokes a key: the next request made with it gets 401 (lookups exclude revoked keys, nothing is cached). */
+  /**
+   * Revokes a key: the next request made with it gets 401 on this replica, and on every other one
+   * within a second (the revocation is broadcast to their caches of verified keys).
+   */
   async revoke(apiKeyId: string): Promise<ApiKeyJson> {
-    return toApiKeyJson(await this.repositories.apiKeys.revoke(apiKeyId));
+    const revoked = await this.repositories.apiKeys.revoke(apiKeyId);
+    await this.revocations.announce(revoked.id);
+    return toApiKeyJson(revoked);
   }
 }

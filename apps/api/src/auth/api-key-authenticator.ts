@@ -6,8 +6,10 @@ import { isLoopbackHost, type AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
 import type { ApiKey, Repositories } from '@agentdesk/storage';
+import { KeyRevocations } from '../cluster/key-revocations';
 import { hashApiKey, hashesEqual, parseApiKey } from '../core/api-key-format';
 import { readCredential } from './credentials';
+import { VerifiedKeyCache } from './verified-key-cache';
 
 /** Why a request is not authenticated (a metric label; the client always sees one body). */
 export type AuthenticationFailure = 'missing' | 'malformed' | 'ambiguous' | 'unknown-or-revoked';
@@ -22,19 +24,27 @@ const LAST_USED_RECORD_INTERVAL_MS = 60_000;
 
 /**
  * Turns a request's API key into a `Principal`. Keys are looked up by the SHA-256 of the whole
- * key among unrevoked keys (so a revocation applies to the very next request: nothing is cached),
- * then the stored hash is compared in constant time and the key id embedded in the key must match.
+ * key among unrevoked keys, then the stored hash is compared in constant time and the key id
+ * embedded in the key must match. A verified key is then cached for a few seconds
+ * (`VerifiedKeyCache`); a revocation removes it from every replica's cache through
+ * `KeyRevocations`, and while revocations cannot reach this process (Redis subscriber down) the
+ * cache is not used at all.
  */
 @Injectable()
 export class ApiKeyAuthenticator {
   private readonly lastUseRecorded = new Map<string, number>();
+  private readonly cache: VerifiedKeyCache;
 
   constructor(
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(ACCESS_CONTEXT) private readonly access: AccessContext,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+    @Inject(KeyRevocations) private readonly revocations: KeyRevocations,
+  ) {
+    this.cache = new VerifiedKeyCache(config.cluster.keyCacheTtlMs, config.cluster.keyCacheSize);
+    revocations.onRevoked((apiKeyId) => this.cache.forget(apiKeyId));
+  }
 
   async authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
     const credential = readCredential(request.raw.rawHeaders);
@@ -66,12 +76,21 @@ export class ApiKeyAuthenticator {
     const parsed = parseApiKey(key);
     if (parsed === undefined) return { ok: false, failure: 'malformed' };
     const secretHash = hashApiKey(key);
+    const useCache = this.cache.enabled && this.revocations.isLive;
+    const cached = useCache ? this.cache.get(parsed.keyId, secretHash) : undefined;
+    if (cached !== undefined) {
+      this.recordUse(parsed.keyId);
+      return { ok: true, principal: cached };
+    }
+    const epoch = this.cache.epoch;
     const stored = await this.repositories.apiKeys.findActiveBySecretHash(secretHash);
     if (stored === undefined || stored.id !== parsed.keyId || !hashesEqual(secretHash, stored.secretHash)) {
       return { ok: false, failure: 'unknown-or-revoked' };
     }
+    const principal = principalOfKey(stored);
+    if (useCache) this.cache.remember(stored.id, secretHash, principal, epoch);
     this.recordUse(stored.id);
-    return { ok: true, principal: principalOfKey(stored) };
+    return { ok: true, principal };
   }
 
   // Fire-and-forget, at most once a minute per key per process: a busy key costs no write per request.

@@ -1,15 +1,14 @@
 import type { Principal } from '@agentdesk/authz';
 import { Inject, Injectable } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
+import { RATE_COUNTER } from '../cluster/cluster-tokens';
+import type { RateCount, RateCounter } from '../cluster/rate-counter';
 import { APP_CONFIG } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { parseApiKey } from '../core/api-key-format';
 import { readCredential } from './credentials';
-
-type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
 /** The rate-limit bucket of a principal: its API key (a portal's end users share the portal key's budget). */
 export function rateLimitKeyOf(principal: Principal): string {
@@ -31,38 +30,38 @@ export function credentialFailureBucketOf(request: FastifyRequest): string {
 }
 
 /**
- * Rate limits on @fastify/rate-limit's limiter (`createRateLimit`), called from the global guard
- * and the passport strategy because only they know the principal (Fastify hooks run before
- * authentication):
+ * Rate limits, called from the global guard and the passport strategy because only they know the
+ * principal (Fastify hooks run before authentication):
  * - per principal: every authenticated request counts;
  * - per (client address, key id): failed credentials count, and once over the limit further
  *   *failures* answer 429 instead of 401. A valid key is always judged on its own and never
  *   refused by this limit: an address's failures must not lock out every key used from it.
  *   (Keys carry 256 random bits, so guessing one is not the threat this limit meets; it slows
  *   floods of bad keys and makes them visible in `agentdesk_rate_limited_total`.)
- * Counters live in this process (an LRU); with several replicas each enforces its own share.
+ * Counts live in the `RateCounter`: Redis shared by every replica when `AGENTDESK_REDIS_URL` is
+ * set (so a limit of N is N across all of them), this process's memory otherwise. Fixed windows:
+ * request N+1 of a window is refused with `Retry-After` = the rest of the window.
  */
 @Injectable()
 export class RateLimits {
-  private limiters: { perPrincipal: Limiter; authFailures: Limiter } | undefined;
-
   constructor(
-    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(RATE_COUNTER) private readonly counter: RateCounter,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
   ) {}
 
   /** Counts one request of the authenticated principal; throws 429 with `Retry-After` over the limit. */
   async consume(request: FastifyRequest): Promise<void> {
-    const result = await this.get().perPrincipal(request);
-    if (!result.isAllowed && result.isExceeded) {
+    const { max, windowMs } = this.config.rateLimit;
+    const bucket =
+      request.principal === undefined ? `address:${request.ip}` : rateLimitKeyOf(request.principal);
+    const result = await this.counter.hit(bucket, windowMs);
+    if (result.count > max) {
       this.metrics.rateLimited.inc({ limit: 'principal' });
       throw new ApiError(
         ApiErrorCode.RateLimited,
-        `Rate limit of ${result.max} requests per ${result.timeWindow / 1000} s exceeded for this key`,
-        {
-          retryAfterSeconds: Math.max(1, result.ttlInSeconds),
-        },
+        `Rate limit of ${max} requests per ${windowMs / 1000} s exceeded for this key`,
+        { retryAfterSeconds: retryAfterSeconds(result) },
       );
     }
   }
@@ -72,36 +71,19 @@ export class RateLimits {
    * once the bucket is over the limit (the caller answers 401 otherwise).
    */
   async recordCredentialFailure(request: FastifyRequest): Promise<void> {
-    const result = await this.get().authFailures(request);
-    if (!result.isAllowed && result.isExceeded) {
+    const { authFailuresMax, windowMs } = this.config.rateLimit;
+    const result = await this.counter.hit(credentialFailureBucketOf(request), windowMs);
+    if (result.count > authFailuresMax) {
       this.metrics.rateLimited.inc({ limit: 'auth-failures' });
       throw new ApiError(
         ApiErrorCode.RateLimited,
         'Too many failed credentials for this key from this address; wait before trying again',
-        { retryAfterSeconds: Math.max(1, result.ttlInSeconds) },
+        { retryAfterSeconds: retryAfterSeconds(result) },
       );
     }
   }
+}
 
-  // Created lazily: the plugin decorates the Fastify instance when `createApp` registers it.
-  private get(): { perPrincipal: Limiter; authFailures: Limiter } {
-    if (this.limiters === undefined) {
-      const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-      const { max, windowMs, authFailuresMax } = this.config.rateLimit;
-      this.limiters = {
-        perPrincipal: fastify.createRateLimit({
-          max,
-          timeWindow: windowMs,
-          keyGenerator: (request) =>
-            request.principal === undefined ? `address:${request.ip}` : rateLimitKeyOf(request.principal),
-        }),
-        authFailures: fastify.createRateLimit({
-          max: authFailuresMax,
-          timeWindow: windowMs,
-          keyGenerator: credentialFailureBucketOf,
-        }),
-      };
-    }
-    return this.limiters;
-  }
+function retryAfterSeconds(result: RateCount): number {
+  return Math.max(1, Math.ceil(result.resetInMs / 1000));
 }

@@ -21,6 +21,20 @@ describe('loadConfig', () => {
     expect(config.auth).toEqual({ adminKey: undefined, devMode: false });
     expect(config.rateLimit).toEqual({ max: 600, windowMs: 60_000, authFailuresMax: 30 });
     expect(config.logLevel).toBe('info');
+    expect(config.usage).toEqual({ flushIntervalMs: 1000, batchSize: 500, maxBufferedEvents: 100_000 });
+  });
+
+  it('reads the usage meter knobs and refuses a batch SQLite could not bind', () => {
+    const config = loadConfig({
+      AGENTDESK_USAGE_FLUSH_INTERVAL_MS: '250',
+      AGENTDESK_USAGE_BATCH_SIZE: '1000',
+      AGENTDESK_USAGE_MAX_BUFFERED: '5000',
+    });
+    expect(config.usage).toEqual({ flushIntervalMs: 250, batchSize: 1000, maxBufferedEvents: 5000 });
+    const error = configError({ AGENTDESK_USAGE_BATCH_SIZE: '1001', AGENTDESK_USAGE_FLUSH_INTERVAL_MS: '0' });
+    expect(error.problems).toHaveLength(2);
+    expect(error.message).toContain('AGENTDESK_USAGE_BATCH_SIZE');
+    expect(error.message).toContain('AGENTDESK_USAGE_FLUSH_INTERVAL_MS');
   });
 
   it('reads every variable', () => {
@@ -89,6 +103,31 @@ describe('loadConfig', () => {
       database: { location: 'postgres://db.internal:5432/agentdesk' },
       auth: { adminKey: 'set' },
     });
+  });
+
+  it('checks the model settings at start, naming a route key variable that is not set', () => {
+    const error = configError({
+      OPENAI_BASE_URL: 'not a url',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+      ]),
+    });
+    expect(error.message).toContain('OPENAI_BASE_URL');
+    expect(
+      configError({
+        AGENTDESK_MODEL_ROUTES: JSON.stringify([
+          { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+        ]),
+      }).message,
+    ).toContain('reads its key from VLLM_KEY, which is not set');
+    const config = loadConfig({
+      VLLM_KEY: 'vllm-secret',
+      AGENTDESK_MODEL_ROUTES: JSON.stringify([
+        { pattern: 'vllm-*', provider: 'openai', apiKeyEnv: 'VLLM_KEY' },
+      ]),
+    });
+    expect(config.models.routes[0]?.apiKey?.reveal()).toBe('vllm-secret');
+    expect(JSON.stringify(describeConfig(config))).not.toContain('vllm-secret');
   });
 
   it('allows dev mode only on a loopback address', () => {

@@ -4,13 +4,25 @@ import { flagVariable, wholeNumberVariable } from './environment-values';
 import { API_KEY_FORMAT_DESCRIPTION, parseApiKey } from '../core/api-key-format';
 import { parseDatabaseUrl } from '@agentdesk/storage';
 import {
-  ModelRoutingConfigError,
-  readModelRoutingSettings,
+  parseModelRoutingSettings,
+  providerEnvironment,
   type ModelRoutingSettings,
 } from './provider-settings';
 import { defaultTurnSettings, type TurnSettings } from './turn-settings';
-import { describeSandboxSettings, readSandboxSettings, type SandboxSettings } from './sandbox-settings';
+import {
+  describeSandboxSettings,
+  readSandboxSettings,
+  sandboxEnvironment,
+  type SandboxSettings,
+} from './sandbox-settings';
+import { defaultUsageMeterSettings, type UsageMeterSettings } from './usage-meter-settings';
 import { Secret } from './secret';
+import {
+  clusterEnvironment,
+  describeClusterSettings,
+  readClusterSettings,
+  type ClusterSettings,
+} from './cluster-settings';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/agentdesk.db';
@@ -51,6 +63,10 @@ export interface AppConfig {
   readonly turns: TurnSettings;
   /** Per-session Docker sandboxes (see `sandbox-settings.ts` for the variables). */
   readonly sandbox: SandboxSettings;
+  /** How metered model calls are batched into `usage_events` (see `usage/metering`). */
+  readonly usage: UsageMeterSettings;
+  /** Redis shared by replicas, and the verified-key cache (see `cluster/cluster-settings.ts`). */
+  readonly cluster: ClusterSettings;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -67,12 +83,29 @@ export const configEnvironment = {
   AGENTDESK_DEV_MODE: 'true to accept requests without a key as the anonymous user',
   LOG_LEVEL: 'log level',
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: 'tokens the tool scratchpad of a turn may use per model call',
+  AGENTDESK_HISTORY_BUDGET_TOKENS:
+    'tokens of earlier conversation an agent turn sends the model (the newest messages that fit)',
   AGENTDESK_MAX_MODEL_CALLS: 'model calls per agent turn (the last one answers without tools)',
   AGENTDESK_TURN_LEASE_MS:
     'lease in milliseconds a running turn holds on its session (renewed every third of it; a crashed turn frees the session after it)',
+  AGENTDESK_USAGE_FLUSH_INTERVAL_MS: 'longest a metered model call waits in memory before it is written',
+  AGENTDESK_USAGE_BATCH_SIZE: 'metered model calls per batch insert (a full batch is written at once)',
+  AGENTDESK_USAGE_MAX_BUFFERED:
+    'metered model calls kept in memory while the database is down (oldest dropped beyond)',
 } as const;
 
 type EnvironmentName = keyof typeof configEnvironment;
+
+/**
+ * Every variable the one config reads: the API's own, the model settings' (`provider-settings.ts`)
+ * the sandbox's (`sandbox-settings.ts`) and the cluster's (`cluster-settings.ts`), each with its meaning (for the README's table).
+ */
+export const allConfigEnvironment = {
+  ...configEnvironment,
+  ...providerEnvironment,
+  ...sandboxEnvironment,
+  ...clusterEnvironment,
+} as const;
 
 /** Thrown by `loadConfig`: lists every invalid variable by name, never by value. */
 export class ConfigError extends Error {
@@ -130,10 +163,15 @@ const environmentSchema = z.object({
     ),
   AGENTDESK_DEV_MODE: booleanFlag,
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: integer(256, 1_000_000, defaultTurnSettings.scratchpadBudgetTokens),
+  AGENTDESK_HISTORY_BUDGET_TOKENS: integer(256, 10_000_000, defaultTurnSettings.historyBudgetTokens),
   AGENTDESK_MAX_MODEL_CALLS: integer(1, 64, defaultTurnSettings.maxModelCalls),
   // At least a second so renewals (every third) are not a database storm; at most two minutes so
   // a crash never blocks a session for long.
   AGENTDESK_TURN_LEASE_MS: integer(1_000, 120_000, defaultTurnSettings.leaseMs),
+  AGENTDESK_USAGE_FLUSH_INTERVAL_MS: integer(10, 60_000, defaultUsageMeterSettings.flushIntervalMs),
+  // SQLite binds at most 32,766 parameters per statement: 1,000 rows of 15 columns fit.
+  AGENTDESK_USAGE_BATCH_SIZE: integer(1, 1_000, defaultUsageMeterSettings.batchSize),
+  AGENTDESK_USAGE_MAX_BUFFERED: integer(100, 10_000_000, defaultUsageMeterSettings.maxBufferedEvents),
   LOG_LEVEL: z
     .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
     .optional()
@@ -150,31 +188,40 @@ export function loadConfig(
   const input = Object.fromEntries(Object.keys(configEnvironment).map((name) => [name, environment[name]]));
   const parsed = environmentSchema.safeParse(input);
   const sandbox = readSandboxSettings(environment);
-  if (!parsed.success || sandbox.settings === undefined) {
+  const models = parseModelRoutingSettings(environment);
+  const cluster = readClusterSettings(environment);
+  if (
+    !parsed.success ||
+    sandbox.settings === undefined ||
+    models.settings === undefined ||
+    cluster.settings === undefined
+  ) {
     throw new ConfigError([
       ...(parsed.error?.issues ?? []).map((issue) => {
         const name = String(issue.path[0] ?? 'configuration') as EnvironmentName;
         return `${name} (${configEnvironment[name] ?? 'setting'}): ${issue.message}`;
       }),
+      ...models.problems,
       ...sandbox.problems,
+      ...cluster.problems,
     ]);
   }
   const values = parsed.data;
-  let models: ModelRoutingSettings;
-  try {
-    models = readModelRoutingSettings(environment);
-  } catch (error) {
-    if (error instanceof ModelRoutingConfigError) throw new ConfigError([error.message]);
-    throw error;
-  }
   const config: AppConfig = {
-    models,
+    models: models.settings,
     sandbox: sandbox.settings,
+    cluster: cluster.settings,
     turns: {
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
+      historyBudgetTokens: values.AGENTDESK_HISTORY_BUDGET_TOKENS,
       maxModelCalls: values.AGENTDESK_MAX_MODEL_CALLS,
       leaseMs: values.AGENTDESK_TURN_LEASE_MS,
+    },
+    usage: {
+      flushIntervalMs: values.AGENTDESK_USAGE_FLUSH_INTERVAL_MS,
+      batchSize: values.AGENTDESK_USAGE_BATCH_SIZE,
+      maxBufferedEvents: values.AGENTDESK_USAGE_MAX_BUFFERED,
     },
     database: { url: values.DATABASE_URL, poolSize: values.DATABASE_POOL_SIZE },
     http: { host: values.HOST, port: values.PORT, bodyLimitBytes: values.AGENTDESK_BODY_LIMIT_BYTES },
@@ -242,6 +289,8 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
       routes: config.models.routes.map((route) => `${route.pattern} → ${route.provider}`),
     },
     turns: config.turns,
+    usage: config.usage,
     sandbox: describeSandboxSettings(config.sandbox),
+    cluster: describeClusterSettings(config.cluster),
   };
 }

@@ -1,8 +1,9 @@
-import { z } from 'zod';
 import type { ProviderName } from '@agentdesk/providers';
+import { z } from 'zod';
+import { wholeNumberVariable } from './environment-values';
 import { Secret } from './secret';
 
-/** Credentials and endpoint of one provider, from the environment. */
+/** Credentials and endpoint of one provider, read at start. */
 export interface ProviderEndpoint {
   readonly apiKey: Secret | undefined;
   /** Optional base URL: a proxy, a regional endpoint, an OpenAI-compatible server, or the emulator. */
@@ -18,15 +19,37 @@ export interface ModelRoute {
   readonly baseUrl?: string;
   /** Environment variable holding the key for this route (for compatible servers with their own key). */
   readonly apiKeyEnv?: string;
+  /** The value of `apiKeyEnv`, read at start (a route naming an unset variable fails the start). */
+  readonly apiKey?: Secret;
 }
 
+/** Provider credentials, base URLs, model routes, the default model and the per-request timeout. */
 export interface ModelRoutingSettings {
   readonly endpoints: Readonly<Record<ProviderName, ProviderEndpoint>>;
   readonly routes: readonly ModelRoute[];
   /** Used when a session names no model. */
   readonly defaultModel: string;
+  /** Per provider request (each attempt); streams use it as their idle limit between chunks. */
   readonly requestTimeoutMs: number;
 }
+
+/** The variables of the model settings, with their meaning (part of the one config's list). */
+export const providerEnvironment = {
+  OPENAI_API_KEY: 'OpenAI API key',
+  OPENAI_BASE_URL: 'OpenAI base URL (a proxy, an OpenAI-compatible server, the emulator)',
+  ANTHROPIC_API_KEY: 'Anthropic API key',
+  ANTHROPIC_BASE_URL: 'Anthropic base URL',
+  GEMINI_API_KEY: 'Gemini API key',
+  GOOGLE_API_KEY: 'Gemini API key (read when GEMINI_API_KEY is not set)',
+  GEMINI_BASE_URL: 'Gemini base URL',
+  AGENTDESK_MODEL_ROUTES:
+    'JSON array of {pattern, provider, baseUrl?, apiKeyEnv?}: more model names (exact, or a prefix ending in *) and where they go',
+  AGENTDESK_DEFAULT_MODEL: 'model of a session that names none',
+  AGENTDESK_PROVIDER_TIMEOUT_MS:
+    'provider request timeout in milliseconds (each attempt; idle limit of a stream)',
+} as const;
+
+type ProviderVariable = keyof typeof providerEnvironment;
 
 const routeSchema = z
   .object({
@@ -35,64 +58,109 @@ const routeSchema = z
     baseUrl: z.url().optional(),
     apiKeyEnv: z
       .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/)
+      .regex(/^[A-Z_][A-Z0-9_]*$/, { error: 'must be an environment variable name (A-Z, 0-9, _)' })
       .optional(),
   })
   .strict();
 
-const optionalUrl = z.url().optional();
+const optionalUrl = z.url({ error: 'must be an absolute URL' }).optional();
+const optionalText = z.string().trim().min(1, { error: 'must not be blank' }).optional();
 
-/** Thrown for an invalid routing environment; names the variable, never its value. */
+const routesVariable = z
+  .string()
+  .optional()
+  .transform((text, context) => {
+    if (text === undefined) return [];
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be a JSON array' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(routeSchema, { error: 'must be a JSON array' }));
+
+const environmentSchema = z.object({
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GEMINI_API_KEY: optionalText,
+  GOOGLE_API_KEY: optionalText,
+  GEMINI_BASE_URL: optionalUrl,
+  AGENTDESK_MODEL_ROUTES: routesVariable,
+  AGENTDESK_DEFAULT_MODEL: optionalText.transform((value) => value ?? 'gpt-4o-mini'),
+  AGENTDESK_PROVIDER_TIMEOUT_MS: wholeNumberVariable(1_000, 3_600_000).transform((value) => value ?? 120_000),
+});
+
+const blankToUndefined = (value: string | undefined) =>
+  value === undefined || value === '' ? undefined : value;
+const secretOf = (value: string | undefined) => (value === undefined ? undefined : new Secret(value));
+
+/**
+ * Reads and checks the model settings at start: keys, base URLs, routes (each `apiKeyEnv` must be
+ * set: its value is read here, never at request time), the default model and the timeout. Problems
+ * name the variable, never its value.
+ */
+export function parseModelRoutingSettings(
+  environment: Readonly<Record<string, string | undefined>>,
+): { settings: ModelRoutingSettings; problems: [] } | { settings: undefined; problems: string[] } {
+  const input = Object.fromEntries(
+    Object.keys(providerEnvironment).map((name) => [name, blankToUndefined(environment[name])]),
+  );
+  const parsed = environmentSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      settings: undefined,
+      problems: parsed.error.issues.map((issue) => {
+        const [name, ...rest] = issue.path;
+        const where = rest.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
+        const meaning = providerEnvironment[String(name) as ProviderVariable] ?? 'setting';
+        return `${String(name)}${where} (${meaning}): ${issue.message}`;
+      }),
+    };
+  }
+  const values = parsed.data;
+  const problems: string[] = [];
+  const routes = values.AGENTDESK_MODEL_ROUTES.map((route, index): ModelRoute => {
+    if (route.apiKeyEnv === undefined) return route;
+    const apiKey = blankToUndefined(environment[route.apiKeyEnv]);
+    if (apiKey === undefined) {
+      problems.push(
+        `AGENTDESK_MODEL_ROUTES[${index}].apiKeyEnv: the route "${route.pattern}" reads its key from ${route.apiKeyEnv}, which is not set`,
+      );
+    }
+    return { ...route, ...(apiKey !== undefined && { apiKey: new Secret(apiKey) }) };
+  });
+  if (problems.length > 0) return { settings: undefined, problems };
+  return {
+    settings: {
+      endpoints: {
+        openai: { apiKey: secretOf(values.OPENAI_API_KEY), baseUrl: values.OPENAI_BASE_URL },
+        anthropic: { apiKey: secretOf(values.ANTHROPIC_API_KEY), baseUrl: values.ANTHROPIC_BASE_URL },
+        gemini: {
+          apiKey: secretOf(values.GEMINI_API_KEY ?? values.GOOGLE_API_KEY),
+          baseUrl: values.GEMINI_BASE_URL,
+        },
+      },
+      routes,
+      defaultModel: values.AGENTDESK_DEFAULT_MODEL,
+      requestTimeoutMs: values.AGENTDESK_PROVIDER_TIMEOUT_MS,
+    },
+    problems: [],
+  };
+}
+
+/** Thrown by `readModelRoutingSettings` for invalid model settings; names variables, never values. */
 export class ModelRoutingConfigError extends Error {
   override readonly name = 'ModelRoutingConfigError';
 }
 
-function readEndpoint(
-  environment: NodeJS.ProcessEnv,
-  keyNames: string[],
-  baseUrlName: string,
-): ProviderEndpoint {
-  const keyName = keyNames.find((name) => environment[name]);
-  const baseUrl = optionalUrl.safeParse(environment[baseUrlName] || undefined);
-  if (!baseUrl.success) throw new ModelRoutingConfigError(`${baseUrlName} must be an absolute URL`);
-  return { apiKey: keyName ? new Secret(environment[keyName]!) : undefined, baseUrl: baseUrl.data };
-}
-
-/**
- * Reads provider credentials (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY` or
- * `GOOGLE_API_KEY`), base URLs (`*_BASE_URL`), extra routes (`AGENTDESK_MODEL_ROUTES`, a JSON array of
- * `{pattern, provider, baseUrl?, apiKeyEnv?}`), the default model and the per-request timeout.
- */
-export function readModelRoutingSettings(environment: NodeJS.ProcessEnv): ModelRoutingSettings {
-  let routes: ModelRoute[] = [];
-  const rawRoutes = environment['AGENTDESK_MODEL_ROUTES'];
-  if (rawRoutes) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(rawRoutes);
-    } catch {
-      throw new ModelRoutingConfigError('AGENTDESK_MODEL_ROUTES must be a JSON array');
-    }
-    const result = z.array(routeSchema).safeParse(parsed);
-    if (!result.success) {
-      throw new ModelRoutingConfigError(
-        `AGENTDESK_MODEL_ROUTES: ${result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`,
-      );
-    }
-    routes = result.data.map((route) => ({ ...route }));
-  }
-  const timeout = Number(environment['AGENTDESK_PROVIDER_TIMEOUT_MS'] ?? 120_000);
-  if (!Number.isInteger(timeout) || timeout < 1_000) {
-    throw new ModelRoutingConfigError('AGENTDESK_PROVIDER_TIMEOUT_MS must be an integer of at least 1000');
-  }
-  return {
-    endpoints: {
-      openai: readEndpoint(environment, ['OPENAI_API_KEY'], 'OPENAI_BASE_URL'),
-      anthropic: readEndpoint(environment, ['ANTHROPIC_API_KEY'], 'ANTHROPIC_BASE_URL'),
-      gemini: readEndpoint(environment, ['GEMINI_API_KEY', 'GOOGLE_API_KEY'], 'GEMINI_BASE_URL'),
-    },
-    routes,
-    defaultModel: environment['AGENTDESK_DEFAULT_MODEL'] || 'gpt-4o-mini',
-    requestTimeoutMs: timeout,
-  };
+/** The model settings alone (tests, tools); `loadConfig` reads them with everything else. */
+export function readModelRoutingSettings(
+  environment: Readonly<Record<string, string | undefined>>,
+): ModelRoutingSettings {
+  const result = parseModelRoutingSettings(environment);
+  if (result.settings === undefined) throw new ModelRoutingConfigError(result.problems.join('; '));
+  return result.settings;
 }

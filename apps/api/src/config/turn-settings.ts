@@ -4,6 +4,12 @@ export interface TurnSettings {
   readonly maxModelCalls: number;
   /** Tokens the current turn's tool scratchpad may take in each model call. */
   readonly scratchpadBudgetTokens: number;
+  /**
+   * Tokens the earlier conversation may take in each model call: the newest messages that fit,
+   * starting at a user message. Bounds what a turn reads and sends, so its cost stops growing
+   * with the session (and a long session never overflows the model's context).
+   */
+  readonly historyBudgetTokens: number;
   /** Tokens a tool result may take in the stored transcript (later turns see this copy; the full one is kept aside). */
   readonly storedToolResultTokens: number;
   /**
@@ -21,6 +27,7 @@ export const DEFAULT_TURN_LEASE_MS = 20_000;
 export const defaultTurnSettings: TurnSettings = {
   maxModelCalls: 8,
   scratchpadBudgetTokens: 8_000,
+  historyBudgetTokens: 8_000,
   storedToolResultTokens: 4_000,
   leaseMs: DEFAULT_TURN_LEASE_MS,
   summarize: true,

@@ -2,8 +2,6 @@ import { performance } from 'node:perf_hooks';
 import {
   executeChatCompletion,
   lowerJsonSchema,
-  ProviderError,
-  SchemaLoweringError,
   type ChatCompletionResult,
   type ChatMessage,
   type JsonSchema,
@@ -12,8 +10,10 @@ import {
   type SchemaTarget,
 } from '@agentdesk/providers';
 import type { Logger } from 'pino';
-import { ModelRoutingError, type ModelRouter } from '../model-access/model-router';
-import type { TargetError, TargetResult } from './target-result';
+import { withDeadline } from '../model-access/call-deadline';
+import { classifyModelFailure } from '../model-access/model-failure';
+import type { ModelRouter } from '../model-access/model-router';
+import { toTargetError, type TargetError, type TargetResult } from './target-result';
 
 /** One target of a run: a model, and everything every target of the run shares. */
 export interface TargetCall {
@@ -59,62 +59,6 @@ function lowerFor(provider: ProviderName, call: TargetCall): Lowering {
   if (target === null) return { target: null, schema: call.schema, changes: [] };
   const lowered = lowerJsonSchema(call.schema, target);
   return { target, schema: lowered.schema, changes: lowered.changes };
-}
-
-class TargetTimeout extends Error {
-  override readonly name = 'TargetTimeout';
-  constructor(timeoutMs: number) {
-    super(`No answer within ${timeoutMs} ms (retries included); the call was cancelled`);
-  }
-}
-
-/**
- * Runs `work` with a signal that aborts after `timeoutMs`, and gives up waiting at that moment even
- * if `work` ignores the signal, so a hung provider cannot hold the request.
- */
-async function withTimeout<T>(timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const timeout = new TargetTimeout(timeoutMs);
-      controller.abort(timeout);
-      reject(timeout);
-    }, timeoutMs);
-  });
-  try {
-    const running = work(controller.signal);
-    // Settles after the timeout won the race: nobody waits for it any more.
-    running.catch(() => undefined);
-    return await Promise.race([running, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function toTargetError(error: unknown, model: string, logger: TargetDependencies['logger']): TargetError {
-  if (error instanceof TargetTimeout) return { kind: 'timeout', code: 'timeout', message: error.message };
-  if (error instanceof ModelRoutingError)
-    return { kind: 'routing', code: error.failure.kind, message: error.message };
-  if (error instanceof SchemaLoweringError) {
-    return { kind: 'schema-lowering', code: error.code, message: error.message, pointer: error.pointer };
-  }
-  if (error instanceof ProviderError) {
-    // Only the provider's own fields: the error's cause holds the SDK's response, headers included.
-    return {
-      kind: 'provider',
-      code: error.code ?? 'provider_error',
-      message: error.message,
-      ...(error.status !== undefined && { status: error.status }),
-      ...(error.requestId !== undefined && { requestId: error.requestId }),
-    };
-  }
-  logger.error({ err: error, model }, 'structured-output lab target failed unexpectedly');
-  return {
-    kind: 'internal',
-    code: 'internal_error',
-    message: 'The target failed unexpectedly; the error was logged',
-  };
 }
 
 function elapsedSince(startedAt: number): number {
@@ -189,7 +133,7 @@ export async function runTarget(dependencies: TargetDependencies, call: TargetCa
     provider = resolved.provider;
     lowering = lowerFor(resolved.provider, call);
     const loweredBeforeCall = lowering;
-    const result = await withTimeout(call.timeoutMs, (signal) =>
+    const result = await withDeadline(call.timeoutMs, (signal) =>
       executeChatCompletion(resolved.client, {
         modelParams: { model: resolved.model },
         messages: call.messages,
@@ -204,16 +148,15 @@ export async function runTarget(dependencies: TargetDependencies, call: TargetCa
     );
     return succeeded(call, loweredBeforeCall, result, startedAt);
   } catch (error) {
-    const result = failed(
-      call,
-      provider,
-      lowering,
-      toTargetError(error, call.model, dependencies.logger),
-      startedAt,
-    );
+    const failure = classifyModelFailure(error);
+    if (failure.kind === 'internal')
+      dependencies.logger.error(
+        { err: error, model: call.model },
+        'structured-output lab target failed unexpectedly',
+      );
+    const result = failed(call, provider, lowering, toTargetError(failure), startedAt);
     // A provider failure still shows what was sent and how often: what QA needs to see why it failed.
-    return error instanceof ProviderError
-      ? { ...result, request: error.request ?? null, attempts: error.attempts }
-      : result;
+    const upstream = 'upstream' in failure ? failure.upstream : undefined;
+    return upstream ? { ...result, request: upstream.request ?? null, attempts: upstream.attempts } : result;
   }
 }

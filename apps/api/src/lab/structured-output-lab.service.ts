@@ -11,6 +11,8 @@ import { runTarget } from './run-target';
 import { toRunJson, toRunSummaryJson, type RunJson, type RunSummaryJson } from './run-json';
 import { schemaNameOf } from './schema-name';
 import { toStorableJson } from './storable-json';
+import { meterLabTargets } from '../usage/metering/meter-lab-targets';
+import { UsageMeter } from '../usage/metering/usage-meter';
 
 /** A schema Ajv cannot compile would fail every target the same way: refuse it up front. */
 function assertCompilableSchema(schema: JsonObject): void {
@@ -28,6 +30,7 @@ export class StructuredOutputLab {
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
     @Inject(ModelRouter) private readonly router: ModelRouter,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(UsageMeter) private readonly usageMeter: UsageMeter,
   ) {}
 
   /** Runs every target concurrently; a failing target is recorded as such, the run still completes. */
@@ -54,6 +57,7 @@ export class StructuredOutputLab {
         }),
       ),
     );
+    meterLabTargets(this.usageMeter, actor, results);
     const run = await this.repositories.structuredOutputRuns.create({
       actorPrincipalId: actor.id,
       name: body.name,

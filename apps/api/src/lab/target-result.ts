@@ -6,6 +6,8 @@ import type {
   SchemaTarget,
   Usage,
 } from '@agentdesk/providers';
+import { assertNever } from '../errors/assert-never';
+import type { ModelFailure, UpstreamDetails } from '../model-access/model-failure';
 
 /** Where a target failed: before any call (routing, schema lowering) or during it. */
 export type TargetErrorKind = 'routing' | 'schema-lowering' | 'provider' | 'timeout' | 'internal';
@@ -54,4 +56,56 @@ export interface TargetResult {
   /** Provider calls made; null when unknown (the call failed) or none was made. */
   readonly attempts: number | null;
   readonly error?: TargetError;
+}
+
+/** Only the provider's own fields: the failure's cause holds the SDK's response, headers included. */
+function providerTargetError(upstream: UpstreamDetails): TargetError {
+  return {
+    kind: 'provider',
+    code: upstream.code ?? 'provider_error',
+    message: upstream.message,
+    ...(upstream.status !== undefined && { status: upstream.status }),
+    ...(upstream.requestId !== undefined && { requestId: upstream.requestId }),
+  };
+}
+
+/** A model failure as the lab's per-target error. Exhaustive over the kinds. */
+export function toTargetError(failure: ModelFailure): TargetError {
+  switch (failure.kind) {
+    case 'unknown-model':
+    case 'provider-not-configured':
+      return { kind: 'routing', code: failure.kind, message: failure.message };
+    case 'invalid-schema':
+      return {
+        kind: 'schema-lowering',
+        code: failure.code,
+        message: failure.message,
+        pointer: failure.pointer,
+      };
+    case 'invalid-request':
+    case 'rate-limited':
+    case 'authentication':
+    case 'upstream-unavailable':
+      return providerTargetError(failure.upstream);
+    case 'timeout':
+      return failure.upstream
+        ? providerTargetError(failure.upstream)
+        : { kind: 'timeout', code: 'timeout', message: failure.message };
+    case 'cancelled':
+      return failure.upstream
+        ? providerTargetError(failure.upstream)
+        : { kind: 'internal', code: 'cancelled', message: failure.message };
+    case 'output-invalid':
+      return { kind: 'provider', code: 'invalid_model_output', message: failure.message };
+    case 'context-budget-exceeded':
+      return { kind: 'internal', code: 'context_budget_exceeded', message: failure.message };
+    case 'internal':
+      return {
+        kind: 'internal',
+        code: 'internal_error',
+        message: 'The target failed unexpectedly; the error was logged',
+      };
+    default:
+      return assertNever(failure, 'model failure');
+  }
 }

@@ -17,7 +17,7 @@ const environment = {
 };
 
 describe('ModelRouter', () => {
-  const router = new ModelRouter(readModelRoutingSettings(environment), environment);
+  const router = new ModelRouter(readModelRoutingSettings(environment));
 
   it.each([
     ['gpt-4o-mini', 'openai', OpenAI],
@@ -51,7 +51,7 @@ describe('ModelRouter', () => {
   });
 
   it('refuses a model whose provider has no key, naming the variable', () => {
-    const bare = new ModelRouter(readModelRoutingSettings({ OPENAI_API_KEY: 'k' }), {});
+    const bare = new ModelRouter(readModelRoutingSettings({ OPENAI_API_KEY: 'k' }));
     expect(() => bare.resolve('claude-x')).toThrow(/ANTHROPIC_API_KEY is not set/);
     expect(bare.configuredProviders()).toEqual(['openai']);
   });
@@ -63,13 +63,29 @@ describe('readModelRoutingSettings', () => {
     [{ AGENTDESK_MODEL_ROUTES: '[{"pattern":"x","provider":"mistral"}]' }, /provider/],
     [{ OPENAI_BASE_URL: 'nope' }, /OPENAI_BASE_URL/],
     [{ AGENTDESK_PROVIDER_TIMEOUT_MS: '5' }, /AGENTDESK_PROVIDER_TIMEOUT_MS/],
+    [
+      { AGENTDESK_MODEL_ROUTES: '[{"pattern":"x","provider":"openai","color":"red"}]' },
+      /AGENTDESK_MODEL_ROUTES\[0\]/,
+    ],
+    [
+      { AGENTDESK_MODEL_ROUTES: '[{"pattern":"llama-*","provider":"openai","apiKeyEnv":"VLLM_KEY"}]' },
+      /AGENTDESK_MODEL_ROUTES\[0\]\.apiKeyEnv: the route "llama-\*" reads its key from VLLM_KEY, which is not set/,
+    ],
   ])('rejects %o', (environmentValues, message) => {
     expect(() => readModelRoutingSettings(environmentValues)).toThrow(ModelRoutingConfigError);
     expect(() => readModelRoutingSettings(environmentValues)).toThrow(message);
   });
 
+  it('reads a route’s key at start, so the router never looks at the environment again', () => {
+    const variables: Record<string, string | undefined> = { ...environment };
+    const router = new ModelRouter(readModelRoutingSettings(variables));
+    variables['VLLM_KEY'] = undefined;
+    expect((router.resolve('llama-3').client as OpenAI).apiKey).toBe('vllm-secret');
+  });
+
   it('never exposes keys when serialized', () => {
-    const settings = readModelRoutingSettings({ OPENAI_API_KEY: 'sk-very-secret' });
+    const settings = readModelRoutingSettings({ ...environment, OPENAI_API_KEY: 'sk-very-secret' });
     expect(JSON.stringify(settings)).not.toContain('sk-very-secret');
+    expect(JSON.stringify(settings)).not.toContain('vllm-secret');
   });
 });

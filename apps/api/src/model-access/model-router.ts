@@ -64,10 +64,8 @@ const keyVariable: Record<ProviderName, string> = {
 export class ModelRouter {
   readonly #clients = new Map<string, SupportedClient>();
 
-  constructor(
-    private readonly settings: ModelRoutingSettings,
-    private readonly environment: NodeJS.ProcessEnv = process.env,
-  ) {}
+  /** Everything is read at start (`loadConfig`): nothing here reads the environment. */
+  constructor(private readonly settings: ModelRoutingSettings) {}
 
   get defaultModel(): string {
     return this.settings.defaultModel;
@@ -90,7 +88,7 @@ export class ModelRouter {
     const provider = providerOfModel(model, this.settings.routes);
     if (!provider) throw new ModelRoutingError({ kind: 'unknown-model', model });
     const endpoint = this.settings.endpoints[provider];
-    const apiKey = route?.apiKeyEnv ? this.environment[route.apiKeyEnv] : endpoint.apiKey?.reveal();
+    const apiKey = route?.apiKeyEnv ? route.apiKey?.reveal() : endpoint.apiKey?.reveal();
     if (!apiKey) {
       throw new ModelRoutingError({
         kind: 'provider-not-configured',

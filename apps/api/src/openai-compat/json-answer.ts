@@ -1,4 +1,5 @@
 import type { ChatCompletionResult } from '@agentdesk/providers';
+import { InvalidModelOutputError } from '../model-access/invalid-model-output-error';
 import type { ChatCompletionRequest } from './chat-completion-request';
 
 /** The JSON `response_format` a request asked for, or undefined for text. */
@@ -12,16 +13,8 @@ export function requestedJsonOf(request: Pick<ChatCompletionRequest, 'response_f
 /** Longest piece of the model's answer quoted in the error, enough to see what went wrong. */
 const quotedAnswerCharacters = 120;
 
-/**
- * The provider answered, but not with the JSON the caller asked for (e.g. prose where
- * `response_format: json_object` was requested). Sent as 502 `invalid_model_output`: the request
- * was valid (not a 4xx) and AgentDesk itself did not fail (not a 500) — the upstream model returned
- * an answer this gateway cannot pass on under the contract the caller asked for, which is what 502
- * Bad Gateway means. OpenAI SDKs treat 5xx as retryable, which fits: another sample may be JSON.
- */
-export class InvalidModelOutputError extends Error {
-  override readonly name = 'InvalidModelOutputError';
-}
+// Defined with the failure vocabulary (model-access); re-exported for this feature's files.
+export { InvalidModelOutputError };
 
 /** The error for an answer that is not the JSON asked for, quoting its start. */
 function invalidModelOutput(

@@ -12,13 +12,14 @@ describe('listServedModels', () => {
       AGENTDESK_MODEL_ROUTES: JSON.stringify([
         { pattern: 'llama-3-70b', provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1' },
         { pattern: 'mistral-*', provider: 'openai' },
-        { pattern: 'qwen-local', provider: 'openai', apiKeyEnv: 'QWEN_KEY_NOT_SET' },
+        // No Gemini key here: this route's provider is not configured.
+        { pattern: 'qwen-local', provider: 'gemini' },
         { pattern: 'gemini-pro-test', provider: 'gemini' },
         { pattern: 'claude-sonnet-test', provider: 'anthropic' },
       ]),
     };
     const settings = readModelRoutingSettings(environment);
-    const list = listServedModels(new ModelRouter(settings, environment), settings);
+    const list = listServedModels(new ModelRouter(settings), settings);
     expect(list).toEqual({
       object: 'list',
       data: [
@@ -30,6 +31,6 @@ describe('listServedModels', () => {
 
   it('is empty rather than wrong when the default model cannot be served', () => {
     const settings = readModelRoutingSettings({ AGENTDESK_DEFAULT_MODEL: 'gpt-test' });
-    expect(listServedModels(new ModelRouter(settings, {}), settings).data).toEqual([]);
+    expect(listServedModels(new ModelRouter(settings), settings).data).toEqual([]);
   });
 });

@@ -35,6 +35,9 @@ import { OpenAIExceptionFilter } from './openai-exception.filter';
 import { sendCompletionStream } from './send-completion-stream';
 import { toChatOptions } from './to-chat-options';
 import { newCompletionId, toOpenAICompletion } from './to-openai-response';
+import { chatCompletionOrigin } from '../usage/metering/call-origins';
+import { meterCompletion, meterStream } from '../usage/metering/meter-model-call';
+import { UsageMeter } from '../usage/metering/usage-meter';
 
 /** The error statuses a route can answer, all with OpenAI's error body. */
 const RefusesInOpenAIShape = (...statuses: number[]): MethodDecorator & ClassDecorator =>
@@ -63,6 +66,7 @@ export class OpenAICompatController {
     @Inject(ModelRouter) private readonly router: ModelRouter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(UsageMeter) private readonly usageMeter: UsageMeter,
   ) {}
 
   @Post('chat/completions')
@@ -111,9 +115,16 @@ export class OpenAICompatController {
       signal: disconnect.signal,
       streamIdleTimeoutMs: this.router.requestTimeoutMs,
     };
+    // Metered when the call ends, off the request path (the meter only buffers).
+    const usageOrigin = chatCompletionOrigin(request, body.model, provider);
     try {
       if (!body.stream) {
-        const result = await executeChatCompletion(client, { ...options, stream: false });
+        const result = await meterCompletion(
+          this.usageMeter,
+          usageOrigin,
+          executeChatCompletion(client, { ...options, stream: false }),
+          disconnect.signal,
+        );
         assertJsonAnswer(result, requestedJson);
         return toOpenAICompletion(result, body.model);
       }
@@ -126,7 +137,12 @@ export class OpenAICompatController {
         requestedJson,
         answerText: new AnswerTextGate(answerTextPolicyFor(body, provider)),
       };
-      const parts = executeChatCompletion(client, { ...options, stream: true });
+      const parts = meterStream(
+        this.usageMeter,
+        usageOrigin,
+        executeChatCompletion(client, { ...options, stream: true }),
+        disconnect.signal,
+      );
       await sendCompletionStream(parts, context, {
         request,
         reply,

@@ -2,7 +2,7 @@ import { Inject, Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { AgentModule } from '../agent/agent.module';
+import { ModelAccessModule } from '../model-access/model-access.module';
 import { LOGGER } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { OpenAICompatController } from './openai-compat.controller';
@@ -13,7 +13,7 @@ const openAICompatiblePaths = new Set(['/v1/chat/completions', '/v1/models']);
 
 /** `POST /v1/chat/completions` and `GET /v1/models`: OpenAI's API over every configured provider. */
 @Module({
-  imports: [AgentModule],
+  imports: [ModelAccessModule],
   controllers: [OpenAICompatController],
 })
 export class OpenAICompatModule {

@@ -1,12 +1,11 @@
-import { ProviderError, SchemaLoweringError } from '@agentdesk/providers';
 import type { UnstorableText } from '@agentdesk/storage';
 import { z, type ZodError } from 'zod';
-import { ModelRoutingError } from '../model-access/model-router';
+import { classifyModelFailure, type ModelFailure, type UpstreamDetails } from '../model-access/model-failure';
+import { modelFailureToApiError } from '../model-access/model-failure-to-api-error';
 import { ApiErrorCode, UNAUTHENTICATED_MESSAGE, type ApiError } from '../errors/api-error';
 import { assertNever } from '../errors/assert-never';
 import { httpStatusOf } from '../errors/http-status';
 import { toApiError } from '../errors/to-api-error';
-import { InvalidModelOutputError } from './json-answer';
 
 /** OpenAI's error body, which every OpenAI-compatible client knows how to read. */
 export const openAIErrorBodySchema = z
@@ -132,58 +131,90 @@ export function fromUnstorableText(found: UnstorableText): OpenAIErrorResponse {
   };
 }
 
-/** Statuses of a provider's refusal that are the caller's to fix, so they are passed on as they are. */
-const passedOnProviderStatuses = new Set([400, 404, 413, 422, 429]);
-
-function fromProviderError(error: ProviderError): OpenAIErrorResponse {
-  if (error.code === 'aborted')
-    return { status: 499, body: body('The client closed the request', 'invalid_request_error') };
-  // Retrying is done: the stack's single retry loop already ran against the provider.
+/**
+ * Retrying is done: the stack's single retry loop already ran against the provider, so an SDK must
+ * not add a second (`x-should-retry: false`); the provider's wait is passed on as `retry-after`.
+ */
+function upstreamHeaders(upstream: UpstreamDetails): Record<string, string> {
   const headers: Record<string, string> = { 'x-should-retry': 'false' };
-  if (error.retryAfterMs !== undefined)
-    headers['retry-after'] = String(Math.max(1, Math.ceil(error.retryAfterMs / 1000)));
-  const message = `${error.provider}: ${error.message}`;
-  const code = error.code ?? null;
-  if (error.status !== undefined && passedOnProviderStatuses.has(error.status)) {
-    const type = error.status === 429 ? 'rate_limit_error' : 'invalid_request_error';
-    return { status: error.status, body: body(message, type, null, code), headers };
-  }
-  if (error.status === 401 || error.status === 403) {
-    // The provider refused this server's credentials, not the caller's key: a gateway failure.
-    return {
-      status: 502,
-      body: body(
-        `${error.provider} refused this server's provider credentials: ${error.message}`,
-        'server_error',
-        null,
-        'upstream_authentication_failed',
-      ),
-      headers,
-    };
-  }
-  if (error.code === 'timeout')
-    return { status: 504, body: body(message, 'server_error', null, 'upstream_timeout'), headers };
-  return { status: 502, body: body(message, 'server_error', null, code ?? 'upstream_error'), headers };
+  if (upstream.retryAfterMs !== undefined)
+    headers['retry-after'] = String(Math.max(1, Math.ceil(upstream.retryAfterMs / 1000)));
+  return headers;
 }
 
-/** Maps an upstream, routing or schema failure to the status and body OpenAI clients expect. */
-export function fromFailure(error: unknown): OpenAIErrorResponse | undefined {
-  if (error instanceof ModelRoutingError) {
-    return error.failure.kind === 'unknown-model'
-      ? { status: 404, body: body(error.message, 'invalid_request_error', 'model', 'model_not_found') }
-      : { status: 503, body: body(error.message, 'server_error', 'model', 'provider_not_configured') };
+/** A failure the provider reported, with its status passed on and its code kept. */
+function fromUpstream(
+  upstream: UpstreamDetails,
+  status: number,
+  type: string,
+  fallbackCode: string | null,
+): OpenAIErrorResponse {
+  return {
+    status,
+    body: body(`${upstream.provider}: ${upstream.message}`, type, null, upstream.code ?? fallbackCode),
+    headers: upstreamHeaders(upstream),
+  };
+}
+
+/** Maps a model failure to the status and body OpenAI clients expect. Exhaustive over the kinds. */
+export function fromModelFailure(failure: ModelFailure): OpenAIErrorResponse {
+  switch (failure.kind) {
+    case 'unknown-model':
+      return {
+        status: 404,
+        body: body(failure.message, 'invalid_request_error', 'model', 'model_not_found'),
+      };
+    case 'provider-not-configured':
+      return { status: 503, body: body(failure.message, 'server_error', 'model', 'provider_not_configured') };
+    case 'invalid-schema':
+      return {
+        status: 400,
+        body: body(failure.message, 'invalid_request_error', 'response_format', 'invalid_schema'),
+      };
+    case 'invalid-request':
+      return fromUpstream(failure.upstream, failure.upstream.status ?? 400, 'invalid_request_error', null);
+    case 'rate-limited':
+      return fromUpstream(failure.upstream, 429, 'rate_limit_error', null);
+    case 'authentication': {
+      // The provider refused this server's credentials, not the caller's key: a gateway failure.
+      const { provider } = failure.upstream;
+      return {
+        status: 502,
+        body: body(
+          `${provider} refused this server's provider credentials: ${failure.message}`,
+          'server_error',
+          null,
+          'upstream_authentication_failed',
+        ),
+        headers: upstreamHeaders(failure.upstream),
+      };
+    }
+    case 'timeout':
+      return failure.upstream
+        ? {
+            status: 504,
+            body: body(
+              `${failure.upstream.provider}: ${failure.message}`,
+              'server_error',
+              null,
+              'upstream_timeout',
+            ),
+            headers: upstreamHeaders(failure.upstream),
+          }
+        : { status: 504, body: body(failure.message, 'server_error', null, 'upstream_timeout') };
+    case 'upstream-unavailable':
+      return fromUpstream(failure.upstream, 502, 'server_error', 'upstream_error');
+    case 'output-invalid':
+      return { status: 502, body: body(failure.message, 'server_error', null, 'invalid_model_output') };
+    case 'context-budget-exceeded':
+      return { status: 502, body: body(failure.message, 'server_error', null, 'context_budget_exceeded') };
+    case 'cancelled':
+      return { status: 499, body: body('The client closed the request', 'invalid_request_error') };
+    case 'internal':
+      return fromApiError(toApiError(failure.error));
+    default:
+      return assertNever(failure, 'model failure');
   }
-  if (error instanceof SchemaLoweringError) {
-    return {
-      status: 400,
-      body: body(error.message, 'invalid_request_error', 'response_format', 'invalid_schema'),
-    };
-  }
-  if (error instanceof ProviderError) return fromProviderError(error);
-  if (error instanceof InvalidModelOutputError) {
-    return { status: 502, body: body(error.message, 'server_error', null, 'invalid_model_output') };
-  }
-  return undefined;
 }
 
 function openAITypeAndCode(code: ApiErrorCode): { type: string; code: string | null } {
@@ -244,21 +275,11 @@ export function fromApiError(error: ApiError): OpenAIErrorResponse {
 /** Anything thrown while serving an OpenAI-compatible route, as OpenAI's error answer. */
 export function toOpenAIError(exception: unknown): OpenAIErrorResponse {
   if (exception instanceof OpenAICompatError) return exception.response;
-  return fromFailure(exception) ?? fromApiError(toApiError(exception));
+  return fromModelFailure(classifyModelFailure(exception));
 }
 
 /** The AgentDesk error code an exception corresponds to, so error metrics keep one small label set. */
 export function agentDeskCodeOf(exception: unknown): ApiErrorCode {
-  if (exception instanceof OpenAICompatError || exception instanceof SchemaLoweringError)
-    return ApiErrorCode.ValidationFailed;
-  if (exception instanceof ModelRoutingError) {
-    return exception.failure.kind === 'unknown-model'
-      ? ApiErrorCode.UnknownModel
-      : ApiErrorCode.ProviderNotConfigured;
-  }
-  if (exception instanceof ProviderError) {
-    return exception.code === 'timeout' ? ApiErrorCode.UpstreamTimeout : ApiErrorCode.UpstreamFailed;
-  }
-  if (exception instanceof InvalidModelOutputError) return ApiErrorCode.UpstreamFailed;
-  return toApiError(exception).code;
+  if (exception instanceof OpenAICompatError) return ApiErrorCode.ValidationFailed;
+  return modelFailureToApiError(classifyModelFailure(exception)).code;
 }

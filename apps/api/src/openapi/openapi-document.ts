@@ -21,7 +21,7 @@ export class OpenApiDocumentHolder {
 // The keys are opaque strings looked up by hash, not JWTs: nothing in them can be decoded or verified offline.
 const apiKeyDescription =
   `An AgentDesk API key: \`${API_KEY_FORMAT_DESCRIPTION}\` — the key id, then a random secret. ` +
-  'It is opaque (not a JWT): the server looks up its SHA-256 among unrevoked keys, so a revocation applies to the next request. ' +
+  'It is opaque (not a JWT): the server looks up its SHA-256 among unrevoked keys (caching a verified key for a few seconds), and a revocation applies to the next request on every replica within a second. ' +
   'Keys come from POST /v1/admin/api-keys, the first start of the server, or `npm run admin-key` on the host; each is shown once.';
 
 /** Builds the document from the controllers' decorators (zod schemas are converted by the route decorators). */

@@ -7,7 +7,7 @@ import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import type { Page } from '@agentdesk/storage';
-import { Caller, type OwnDataCaller } from '../auth/own-data-caller';
+import { Owner, type EffectiveOwner } from '../auth/effective-owner';
 import {
   closeSessionBody,
   createSessionBody,
@@ -43,10 +43,10 @@ export class SessionsController {
   @Returns(201, sessionJsonSchema, 'The new session')
   @Refuses(413)
   create(
-    @Caller() caller: OwnDataCaller,
+    @Owner('create') owner: EffectiveOwner,
     @ValidBody(createSessionBody) body: z.output<typeof createSessionBody>,
   ): Promise<SessionJson> {
-    return this.sessions.create(caller, body);
+    return this.sessions.create(owner, body);
   }
 
   @Get()
@@ -54,10 +54,10 @@ export class SessionsController {
   @ApiOperation({ summary: 'List the effective user’s sessions, newest first (cursor pagination, filters)' })
   @Returns(200, pageJsonSchema(sessionJsonSchema), 'One page of sessions')
   list(
-    @Caller() caller: OwnDataCaller,
+    @Owner() owner: EffectiveOwner,
     @ValidQuery(listSessionsQuery) query: z.output<typeof listSessionsQuery>,
   ): Promise<Page<SessionJson>> {
-    return this.sessions.list(caller, query);
+    return this.sessions.list(owner, query);
   }
 
   @Get(':id')
@@ -65,8 +65,8 @@ export class SessionsController {
   @ApiOperation({ summary: 'Read one of the effective user’s sessions' })
   @Returns(200, sessionJsonSchema, 'The session')
   @Refuses(404)
-  get(@Caller() caller: OwnDataCaller, @ValidParam('id', idSchema) id: string): Promise<SessionJson> {
-    return this.sessions.get(caller, id);
+  get(@Owner() owner: EffectiveOwner, @ValidParam('id', idSchema) id: string): Promise<SessionJson> {
+    return this.sessions.get(owner, id);
   }
 
   @Patch(':id')
@@ -75,11 +75,11 @@ export class SessionsController {
   @Returns(200, sessionJsonSchema, 'The updated session')
   @Refuses(404, 413)
   update(
-    @Caller() caller: OwnDataCaller,
+    @Owner() owner: EffectiveOwner,
     @ValidParam('id', idSchema) id: string,
     @ValidBody(updateSessionBody) body: z.output<typeof updateSessionBody>,
   ): Promise<SessionJson> {
-    return this.sessions.update(caller, id, body);
+    return this.sessions.update(owner, id, body);
   }
 
   @Post(':id/close')
@@ -88,11 +88,11 @@ export class SessionsController {
   @Returns(200, sessionJsonSchema, 'The closed session')
   @Refuses(404)
   close(
-    @Caller() caller: OwnDataCaller,
+    @Owner() owner: EffectiveOwner,
     @ValidParam('id', idSchema) id: string,
     @ValidBody(closeSessionBody) body: z.output<typeof closeSessionBody>,
   ): Promise<SessionJson> {
-    return this.sessions.close(caller, id, body);
+    return this.sessions.close(owner, id, body);
   }
 
   @Delete(':id')
@@ -100,8 +100,8 @@ export class SessionsController {
   @ApiOperation({ summary: 'Delete a session with its messages and tool results' })
   @Returns(204, undefined, 'Deleted')
   @Refuses(404)
-  async delete(@Caller() caller: OwnDataCaller, @ValidParam('id', idSchema) id: string): Promise<void> {
-    await this.sessions.delete(caller, id);
+  async delete(@Owner() owner: EffectiveOwner, @ValidParam('id', idSchema) id: string): Promise<void> {
+    await this.sessions.delete(owner, id);
   }
 
   @Get(':id/messages')
@@ -110,10 +110,10 @@ export class SessionsController {
   @Returns(200, pageJsonSchema(messageJsonSchema), 'One page of messages')
   @Refuses(404)
   listMessages(
-    @Caller() caller: OwnDataCaller,
+    @Owner() owner: EffectiveOwner,
     @ValidParam('id', idSchema) id: string,
     @ValidQuery(listMessagesQuery) query: z.output<typeof listMessagesQuery>,
   ): Promise<Page<MessageJson>> {
-    return this.sessions.listMessages(caller, id, query);
+    return this.sessions.listMessages(owner, id, query);
   }
 }

@@ -1,9 +1,8 @@
-import type { OwnDataCaller } from '../auth/own-data-caller';
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
+import { ownerUserIdOrNotFound, type EffectiveOwner } from '../auth/effective-owner';
 import { EffectiveUsers } from '../auth/effective-users';
 import { REPOSITORIES } from '../core/tokens';
-import { notFoundError } from '../errors/api-error';
 import { SandboxRuntime } from '../sandbox/sandbox-runtime';
 import type { Page, Repositories } from '@agentdesk/storage';
 import type {
@@ -17,8 +16,8 @@ import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { toMessageJson, toSessionJson } from './session-json';
 
 /**
- * The effective user's own sessions. Every repository call takes the effective user as owner, so
- * ownership is decided inside the query: someone else's session is "not found", like a missing one.
+ * The effective user's own sessions (the owner is resolved once per request by `@Owner()`). Every
+ * repository call takes the effective owner, so ownership is decided inside the query: someone else's session is "not found", like a missing one.
  */
 @Injectable()
 export class SessionsService {
@@ -28,8 +27,8 @@ export class SessionsService {
     @Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers,
   ) {}
 
-  async create(caller: OwnDataCaller, body: z.output<typeof createSessionBody>): Promise<SessionJson> {
-    const ownerUserId = await this.ownerFor(caller, 'create');
+  async create(owner: EffectiveOwner, body: z.output<typeof createSessionBody>): Promise<SessionJson> {
+    const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
     const session = await this.repositories.sessions.create({
       ownerUserId,
       ...(body.label === undefined ? {} : { label: body.label }),
@@ -40,8 +39,8 @@ export class SessionsService {
     return toSessionJson(session);
   }
 
-  async list(caller: OwnDataCaller, query: z.output<typeof listSessionsQuery>): Promise<Page<SessionJson>> {
-    const ownerUserId = await this.effectiveUsers.resolve(caller.principal, caller.requestedUserId, 'read');
+  async list(owner: EffectiveOwner, query: z.output<typeof listSessionsQuery>): Promise<Page<SessionJson>> {
+    const { ownerUserId } = owner;
     // A portal end user never seen before owns nothing yet.
     if (ownerUserId === null) return { items: [], nextCursor: null };
     const page = await this.repositories.sessions.listForOwner(
@@ -57,11 +56,11 @@ export class SessionsService {
     return { items: page.items.map(toSessionJson), nextCursor: page.nextCursor };
   }
 
-  async get(caller: OwnDataCaller, sessionId: string): Promise<SessionJson> {
-    const ownerUserId = await this.ownerFor(caller, 'read');
+  async get(owner: EffectiveOwner, sessionId: string): Promise<SessionJson> {
+    const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
     const session = await this.repositories.sessions.getForOwner(ownerUserId, sessionId);
     this.effectiveUsers.assertCan(
-      caller.principal,
+      owner.principal,
       'sessions:read',
       session.ownerUserId,
       ownerUserId,
@@ -71,11 +70,11 @@ export class SessionsService {
   }
 
   async update(
-    caller: OwnDataCaller,
+    owner: EffectiveOwner,
     sessionId: string,
     body: z.output<typeof updateSessionBody>,
   ): Promise<SessionJson> {
-    const ownerUserId = await this.ownerFor(caller, 'read');
+    const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
     const session = await this.repositories.sessions.update(ownerUserId, sessionId, {
       ...(body.label === undefined ? {} : { label: body.label }),
       ...(body.model === undefined ? {} : { model: body.model }),
@@ -86,38 +85,31 @@ export class SessionsService {
   }
 
   async close(
-    caller: OwnDataCaller,
+    owner: EffectiveOwner,
     sessionId: string,
     _body: z.output<typeof closeSessionBody>,
   ): Promise<SessionJson> {
-    const ownerUserId = await this.ownerFor(caller, 'read');
+    const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
     return toSessionJson(await this.repositories.sessions.close(ownerUserId, sessionId));
   }
 
-  async delete(caller: OwnDataCaller, sessionId: string): Promise<void> {
-    const ownerUserId = await this.ownerFor(caller, 'read');
+  async delete(owner: EffectiveOwner, sessionId: string): Promise<void> {
+    const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
     await this.repositories.sessions.delete(ownerUserId, sessionId);
     // Its sandbox goes with it (best-effort: the start-up reconciler removes what this misses).
     await this.sandbox.removeSession(sessionId);
   }
 
   async listMessages(
-    caller: OwnDataCaller,
+    owner: EffectiveOwner,
     sessionId: string,
     query: z.output<typeof listMessagesQuery>,
   ): Promise<Page<MessageJson>> {
-    const ownerUserId = await this.ownerFor(caller, 'read');
+    const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
     const page = await this.repositories.messages.listForOwner(ownerUserId, sessionId, {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });
     return { items: page.items.map(toMessageJson), nextCursor: page.nextCursor };
-  }
-
-  /** The owner to scope queries to; an unknown portal end user owns nothing, so any id is "not found". */
-  private async ownerFor(caller: OwnDataCaller, mode: 'read' | 'create'): Promise<string> {
-    const ownerUserId = await this.effectiveUsers.resolve(caller.principal, caller.requestedUserId, mode);
-    if (ownerUserId === null) throw notFoundError('Session');
-    return ownerUserId;
   }
 }

@@ -5,7 +5,7 @@ import {
   type UsageReportJson,
   type UsageTotalJson,
 } from '@agentdesk/api-contract';
-import type { DailyUsageRow, UsageDayRange, UsageGroupColumn } from '@agentdesk/storage';
+import type { DailyUsageRow, UsageDayRange } from '@agentdesk/storage';
 
 const MILLISECONDS_PER_DAY = 86_400_000;
 
@@ -23,11 +23,6 @@ export function resolveUsageRange(asked: { from?: string; to?: string }, today: 
   if (asked.from !== undefined) return { fromDay: asked.from, toDay: shiftDay(asked.from, span) };
   const toDay = asked.to ?? today;
   return { fromDay: shiftDay(toDay, -span), toDay };
-}
-
-/** The database column a grouping reads: providers are summed from models (see `providerOfModel`). */
-export function groupColumnOf(groupBy: UsageGrouping): UsageGroupColumn {
-  return groupBy === 'provider' ? 'model' : groupBy;
 }
 
 type Sums = Omit<UsageTotalJson, 'key'>;
@@ -60,19 +55,18 @@ function compareKeys(left: string | null, right: string | null): number {
 }
 
 /**
- * Builds the report from the database's day × key rows, re-keying them first (`rekey` maps a model
- * to its provider; identity otherwise) and merging rows that end up with the same day and key.
+ * Builds the report from the database's day × key rows: daily buckets in day then key order (null
+ * keys last, the same on both engines) and per-key totals, largest first.
  */
 export function buildUsageReport(
   groupBy: UsageGrouping,
   range: UsageDayRange,
   rows: readonly DailyUsageRow[],
-  rekey: (key: string | null) => string | null,
 ): UsageReportJson {
   const buckets = new Map<string, UsageBucketJson>();
   const totals = new Map<string | null, UsageTotalJson>();
   for (const row of rows) {
-    const key = rekey(row.key);
+    const key = row.key;
     const bucketId = JSON.stringify([row.day, key]);
     const bucket = buckets.get(bucketId) ?? { day: row.day, key, ...emptySums() };
     add(bucket, row);

@@ -2,18 +2,16 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { usageReportJsonSchema, type UsageReportJson } from '@agentdesk/api-contract';
 import type { Repositories } from '@agentdesk/storage';
-import { providerOfModel } from '../model-access/model-router';
 import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
 import { DocumentsAuditReason } from '../audit/audit-reason';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
+import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
 import { usageReportQuery, type UsageReportQuery } from './usage-inputs';
-import { buildUsageReport, groupColumnOf, resolveUsageRange } from './usage-report';
+import { buildUsageReport, resolveUsageRange } from './usage-report';
 
 /** Token usage per UTC day by model, provider, portal or user, for admins and viewers. Audited. */
 @ApiTags('admin')
@@ -25,13 +23,14 @@ export class UsageController {
   constructor(
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
     @Inject(CrossUserAudit) private readonly audit: CrossUserAudit,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get()
   @ApiOperation({
     summary:
-      'Tokens per UTC day and model, provider, portal or user, from the usage stored on assistant messages (audited). ' +
+      'Tokens and model calls per UTC day and model, provider, portal or end user, from every metered model call ' +
+      '(/v1/chat/completions, agent turns, lab targets; failed and cancelled calls count as calls with the tokens ' +
+      'reported, usually none). Calls are written in batches, so the last second or so may not show yet (audited). ' +
       'from/to are inclusive YYYY-MM-DD dates, at most 366 days apart; without them, the last 30 days.',
   })
   @DocumentsAuditReason()
@@ -41,11 +40,8 @@ export class UsageController {
     @ValidQuery(usageReportQuery) query: UsageReportQuery,
   ): Promise<UsageReportJson> {
     const range = resolveUsageRange(query, this.repositories.usage.currentDay());
-    const rows = await this.repositories.usage.dailyUsage(range, groupColumnOf(query.groupBy));
-    const routes = this.config.models.routes;
-    const report = buildUsageReport(query.groupBy, range, rows, (key) =>
-      query.groupBy === 'provider' && key !== null ? providerOfModel(key, routes) : key,
-    );
+    const rows = await this.repositories.usage.dailyUsage(range, query.groupBy);
+    const report = buildUsageReport(query.groupBy, range, rows);
     // Usage names users and portals across everyone: one listing record with the query and the count.
     await this.audit.recordListing(withQueryReason(context, query.reason), auditActions.usageRead, {
       filter: listingFilter(query),

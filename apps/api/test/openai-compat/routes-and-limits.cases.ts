@@ -39,10 +39,12 @@ export function describeRoutesAndLimits(engine: Engine): void {
       probe = await startUpstreamProbe();
       test = await startTestApi(engine, {
         AGENTDESK_RATE_LIMIT_MAX: String(rateLimit),
+        GEMINI_API_KEY: '',
         AGENTDESK_MODEL_ROUTES: JSON.stringify([
           { pattern: 'probe-model', provider: 'openai', baseUrl: probe.baseUrl },
           { pattern: 'local-*', provider: 'openai', baseUrl: probe.baseUrl },
-          { pattern: 'keyless-model', provider: 'openai', apiKeyEnv: 'AGENTDESK_TEST_UNSET_KEY' },
+          // No Gemini key on this server: the route's provider is not configured.
+          { pattern: 'keyless-model', provider: 'gemini' },
         ]),
       });
       baseURL = `${await test.api.listen()}/v1`;

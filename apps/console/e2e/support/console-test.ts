@@ -13,8 +13,9 @@ export function seeded(): SeededData & { adminKey: string } {
   };
 }
 
-export async function signIn(page: Page, key: string): Promise<void> {
-  await page.goto(consoleUrl('/sign-in'));
+/** Signs in on the shared console, or on another one (`origin`, e.g. a console of its own API). */
+export async function signIn(page: Page, key: string, origin = consoleUrl()): Promise<void> {
+  await page.goto(`${origin}/sign-in`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();

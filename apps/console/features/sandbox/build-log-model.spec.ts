@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildLogLineOf, buildOutcomeOf, parseBuildEvent } from './build-log-model';
+import { buildLogLineOf, buildOutcomeOf, readCheckedBuildEvent } from './build-log-model';
+import { parseBuildEvent } from './server/checked-build-events';
 
 describe('the build log as the sandbox page shows it', () => {
   it.each([
@@ -49,5 +50,15 @@ describe('the build log as the sandbox page shows it', () => {
       at: 1,
       text: 'ok',
     });
+  });
+
+  it('reads a checked event’s JSON in the browser, and skips what is not JSON or has no type', () => {
+    expect(readCheckedBuildEvent('{"type":"line","at":1,"text":"ok"}')).toEqual({
+      type: 'line',
+      at: 1,
+      text: 'ok',
+    });
+    expect(readCheckedBuildEvent('not json')).toBeUndefined();
+    expect(readCheckedBuildEvent('{"at":1}')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { buildEventJsonSchema, type BuildEventJson } from '@agentdesk/api-contract';
+import type { BuildEventJson } from '@agentdesk/api-contract';
 
 /** One line of the build log as the page shows it. */
 export interface BuildLogLine {
@@ -65,16 +65,22 @@ export function buildOutcomeOf(event: BuildEventJson): BuildOutcome | undefined 
   return status === 'current' || status === 'built' || status === 'failed' ? status : undefined;
 }
 
-/** One SSE `data:` payload, checked against the contract; undefined when it is not a build event. */
-export function parseBuildEvent(data: string): BuildEventJson | undefined {
-  let value: unknown;
+/**
+ * One SSE `data:` payload of the console's build log stream. The console's route handler checked
+ * each event against the contract before sending it (`server/checked-build-events.ts`), so only the
+ * JSON is read here; anything unreadable is skipped.
+ */
+export function readCheckedBuildEvent(data: string): BuildEventJson | undefined {
   try {
-    value = JSON.parse(data);
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' &&
+      value !== null &&
+      typeof (value as { type?: unknown }).type === 'string'
+      ? (value as BuildEventJson)
+      : undefined;
   } catch {
     return undefined;
   }
-  const parsed = buildEventJsonSchema.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
 }
 
 /** The event types the API streams: the browser's EventSource listens to each by name. */

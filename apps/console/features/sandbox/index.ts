@@ -5,4 +5,5 @@ export {
   handleRemoveContainer,
   handleRepin,
 } from './server/sandbox-routes';
-export { buildLogLineOf, buildOutcomeOf, parseBuildEvent } from './build-log-model';
+export { buildLogLineOf, buildOutcomeOf, readCheckedBuildEvent } from './build-log-model';
+export { parseBuildEvent } from './server/checked-build-events';

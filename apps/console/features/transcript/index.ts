@@ -8,6 +8,7 @@ export {
 export {
   buildTurns,
   transcriptTotals,
+  type CheckedMessage,
   type ToolExchange,
   type TranscriptMessage,
   type TranscriptTotals,

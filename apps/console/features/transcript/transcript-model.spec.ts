@@ -1,6 +1,10 @@
 import type { MessageJson } from '@agentdesk/api-contract';
 import { describe, expect, it } from 'vitest';
-import { buildTurns, transcriptTotals } from './transcript-model';
+import { checkMessage } from './server/check-message';
+import { buildTurns as buildTurnsOfChecked, transcriptTotals } from './transcript-model';
+
+/** The transcript as the browser gets it: each message checked on the server first. */
+const buildTurns = (messages: readonly MessageJson[]) => buildTurnsOfChecked(messages.map(checkMessage));
 
 let seq = 0;
 function message(fields: Partial<MessageJson> & Pick<MessageJson, 'role'>): MessageJson {

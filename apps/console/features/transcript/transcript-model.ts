@@ -1,14 +1,52 @@
-import {
-  compressionEventJsonSchema,
-  messageErrorJsonSchema,
-  textPartJsonSchema,
-  toolCallJsonSchema,
-  type CompressionEventJson,
-  type MessageErrorJson,
-  type MessageJson,
-  type TokenUsageJson,
-  type ToolCallJson,
+import type {
+  CompressionEventJson,
+  MessageErrorJson,
+  MessageJson,
+  TokenUsageJson,
+  ToolCallJson,
 } from '@agentdesk/api-contract';
+
+/*
+ * Browser-safe: this module only groups messages whose open JSON parts were already checked against
+ * the contract on the server (`server/check-message.ts`), so the browser runs no schema.
+ */
+
+/**
+ * Which of a message's open JSON parts the server found readable against the contract, by index:
+ * the browser picks those (typed) and shows the rest as raw JSON. Indices, not copies, so the
+ * transcript is not sent twice.
+ */
+export interface MessageReading {
+  /** `contentParts` that are text parts. */
+  textParts: number[];
+  /** `toolCalls` that are readable tool calls. */
+  toolCalls: number[];
+  /** `compressionEvents` that are readable compression events. */
+  compressionEvents: number[];
+  /** `error` is a readable message error. */
+  errorReadable: boolean;
+}
+
+/** A message as the API returned it, with the server's reading of its parts. */
+export interface CheckedMessage {
+  message: MessageJson;
+  reading: MessageReading;
+}
+
+/** A message's parts, split by the server's reading into typed ones and raw ones. */
+interface ReadMessage {
+  message: MessageJson;
+  /** The text parts, joined. */
+  text: string;
+  /** Parts that are not text (or not readable): shown as raw JSON, never dropped. */
+  otherParts: unknown[];
+  toolCalls: ToolCallJson[];
+  /** Tool calls the contract cannot read: shown as raw JSON. */
+  unreadableToolCalls: unknown[];
+  compressionEvents: CompressionEventJson[];
+  unreadableCompressionEvents: unknown[];
+  error: MessageErrorJson | undefined;
+}
 
 /** A tool call and the tool message that answered it (none yet, or none ever when the turn failed). */
 export interface ToolExchange {
@@ -71,67 +109,63 @@ function addUsage(total: TokenUsageJson, usage: TokenUsageJson | null): void {
   total.cached += usage.cached;
 }
 
-function readText(message: MessageJson): { text: string; otherParts: unknown[] } {
-  const texts: string[] = [];
-  const otherParts: unknown[] = [];
-  for (const part of message.contentParts) {
-    const text = textPartJsonSchema.safeParse(part);
-    if (text.success) texts.push(text.data.text);
-    else otherParts.push(part);
-  }
-  return { text: texts.join('\n'), otherParts };
-}
-
-function readEach<Item>(
-  values: readonly unknown[] | null,
-  schema: { safeParse(value: unknown): { success: true; data: Item } | { success: false } },
-) {
-  const read: Item[] = [];
-  const unreadable: unknown[] = [];
-  for (const value of values ?? []) {
-    const parsed = schema.safeParse(value);
-    if (parsed.success) read.push(parsed.data);
-    else unreadable.push(value);
-  }
-  return { read, unreadable };
-}
-
 /** Tool messages by the id of the call they answer (a call answered twice keeps the first answer). */
-function toolResultsByCallId(messages: readonly MessageJson[]): Map<string, MessageJson> {
-  const results = new Map<string, MessageJson>();
-  for (const message of messages)
+function toolResultsByCallId(messages: readonly ReadMessage[]): Map<string, ReadMessage> {
+  const results = new Map<string, ReadMessage>();
+  for (const entry of messages) {
+    const { message } = entry;
     if (message.role === 'tool' && message.toolCallId !== null && !results.has(message.toolCallId))
-      results.set(message.toolCallId, message);
+      results.set(message.toolCallId, entry);
+  }
   return results;
 }
 
-function toTranscriptMessage(message: MessageJson, results: Map<string, MessageJson>): TranscriptMessage {
-  const { text, otherParts } = readText(message);
-  const calls = readEach(message.toolCalls, toolCallJsonSchema);
-  const events = readEach(message.compressionEvents, compressionEventJsonSchema);
-  const error = message.error === null ? undefined : messageErrorJsonSchema.safeParse(message.error);
+function pick<Item>(values: readonly unknown[] | null, readable: readonly number[]) {
+  const chosen = new Set(readable);
+  const read: Item[] = [];
+  const unreadable: unknown[] = [];
+  // The server checked exactly these indices against the contract's schema for `Item`.
+  (values ?? []).forEach((value, index) =>
+    chosen.has(index) ? read.push(value as Item) : unreadable.push(value),
+  );
+  return { read, unreadable };
+}
+
+function readParts({ message, reading }: CheckedMessage): ReadMessage {
+  const texts = pick<{ text: string }>(message.contentParts, reading.textParts);
+  const calls = pick<ToolCallJson>(message.toolCalls, reading.toolCalls);
+  const events = pick<CompressionEventJson>(message.compressionEvents, reading.compressionEvents);
   return {
     message,
-    text,
-    otherParts,
-    toolExchanges: calls.read.map((call) => {
-      const result = results.get(call.id);
-      return {
-        call,
-        result,
-        resultText: result === undefined ? undefined : readText(result).text,
-        resultIsError: result !== undefined && (result.error !== null || result.status === 'failed'),
-      };
-    }),
+    text: texts.read.map((part) => part.text).join('\n'),
+    otherParts: texts.unreadable,
+    toolCalls: calls.read,
     unreadableToolCalls: calls.unreadable,
     compressionEvents: events.read,
     unreadableCompressionEvents: events.unreadable,
     error:
-      error === undefined
+      message.error === null
         ? undefined
-        : error.success
-          ? error.data
+        : reading.errorReadable
+          ? (message.error as MessageErrorJson)
           : { code: 'unknown', message: JSON.stringify(message.error) },
+  };
+}
+
+function toTranscriptMessage(entry: ReadMessage, results: Map<string, ReadMessage>): TranscriptMessage {
+  const { toolCalls, ...read } = entry;
+  return {
+    ...read,
+    toolExchanges: toolCalls.map((call) => {
+      const result = results.get(call.id);
+      return {
+        call,
+        result: result?.message,
+        resultText: result?.text,
+        resultIsError:
+          result !== undefined && (result.message.error !== null || result.message.status === 'failed'),
+      };
+    }),
   };
 }
 
@@ -140,17 +174,17 @@ function toTranscriptMessage(message: MessageJson, results: Map<string, MessageJ
  * answered a call are shown inside that call's card, not again on their own; a tool message whose
  * call is unknown stays in the transcript as a message.
  */
-export function buildTurns(messages: readonly MessageJson[]): Turn[] {
-  const ordered = [...messages].sort((left, right) => left.seq - right.seq);
+export function buildTurns(messages: readonly CheckedMessage[]): Turn[] {
+  const ordered = [...messages].sort((left, right) => left.message.seq - right.message.seq).map(readParts);
   const results = toolResultsByCallId(ordered);
   const answeredCallIds = new Set<string>();
-  for (const message of ordered)
-    for (const call of readEach(message.toolCalls, toolCallJsonSchema).read)
-      if (results.has(call.id)) answeredCallIds.add(call.id);
+  for (const entry of ordered)
+    for (const call of entry.toolCalls) if (results.has(call.id)) answeredCallIds.add(call.id);
 
   const turns: Turn[] = [];
   let current: Turn | undefined;
-  for (const message of ordered) {
+  for (const entry of ordered) {
+    const { message } = entry;
     if (message.role === 'user' || current === undefined) {
       current = {
         number: message.role === 'user' ? turns.filter((turn) => turn.number > 0).length + 1 : 0,
@@ -165,7 +199,7 @@ export function buildTurns(messages: readonly MessageJson[]): Turn[] {
     }
     if (message.role === 'tool' && message.toolCallId !== null && answeredCallIds.has(message.toolCallId))
       continue;
-    current.messages.push(toTranscriptMessage(message, results));
+    current.messages.push(toTranscriptMessage(entry, results));
     if (message.role === 'assistant') {
       current.modelCalls += 1;
       addUsage(current.usage, message.usage);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUsageView, usageHref } from './usage-view';
+import { keyLabel, parseUsageView, usageHref } from './usage-view';
 
 describe('the usage page’s URL', () => {
   it('defaults to grouping by model over the API’s default range', () => {
@@ -19,5 +19,20 @@ describe('the usage page’s URL', () => {
     [{ to: 'yesterday' }, /To: “yesterday”/],
   ])('names what it cannot read (%o) instead of guessing', (params, problem) => {
     expect(parseUsageView(params).problems).toEqual([expect.stringMatching(problem)]);
+  });
+});
+
+describe('a group key as the usage page names it', () => {
+  const names = new Map([['0190-user-a', 'Alice']]);
+
+  it('shows a user’s name where it is known, and the id where it is not', () => {
+    expect(keyLabel('user', '0190-user-a', names)).toBe('Alice');
+    expect(keyLabel('user', '0190-user-b', names)).toBe('0190-user-b');
+  });
+
+  it('says what a missing key means, per grouping', () => {
+    expect(keyLabel('user', null, names)).toBe('no user');
+    expect(keyLabel('portal', null)).toBe('no portal');
+    expect(keyLabel('model', 'gpt-test')).toBe('gpt-test');
   });
 });

@@ -50,8 +50,11 @@ export const groupingLabels: Readonly<Record<UsageGrouping, string>> = {
   user: 'User',
 };
 
-/** A group key as shown: null means the calls had none of that kind. */
-export function keyLabel(groupBy: UsageGrouping, key: string | null): string {
-  if (key !== null) return key;
+/** Names of group keys where the API has them (user ids → user names); other keys show as they are. */
+export type KeyNames = ReadonlyMap<string, string>;
+
+/** A group key as shown: its name when known, else the key; null means the calls had none of that kind. */
+export function keyLabel(groupBy: UsageGrouping, key: string | null, names: KeyNames = new Map()): string {
+  if (key !== null) return names.get(key) ?? key;
   return { model: 'no model', provider: 'unknown provider', portal: 'no portal', user: 'no user' }[groupBy];
 }

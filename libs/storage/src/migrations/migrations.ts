@@ -7,6 +7,8 @@ import { auditClientRequestId } from './0004-audit-client-request-id';
 import { sandboxBuilds } from './0005-sandbox-builds';
 import { messageSearch } from './0006-message-search';
 import { sessionFiltersAuditDedup } from './0007-session-filters-audit-dedup';
+import { usageEvents } from './0008-usage-events';
+import { messageTokenCounts } from './0009-message-token-counts';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -21,6 +23,8 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0005-sandbox-builds': sandboxBuilds(dialect),
     '0006-message-search': messageSearch(dialect),
     '0007-session-filters-audit-dedup': sessionFiltersAuditDedup(),
+    '0008-usage-events': usageEvents(),
+    '0009-message-token-counts': messageTokenCounts(),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

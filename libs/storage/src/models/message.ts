@@ -37,6 +37,11 @@ export interface Message {
   readonly model: string | null;
   readonly compressionEvents: readonly JsonObject[] | null;
   readonly idempotencyKey: string | null;
+  /**
+   * Tokens the message costs the model, counted by the writer when the content was stored (the
+   * API's tokenizer; storage keeps it verbatim). Null for rows written before it was recorded.
+   */
+  readonly tokenCount: number | null;
   readonly startedAt: Date;
   readonly finishedAt: Date | null;
   readonly createdAt: Date;
@@ -66,6 +71,7 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
     model: row.model,
     compressionEvents: fromNullableJsonText<JsonObject[]>(row.compression_events),
     idempotencyKey: row.idempotency_key,
+    tokenCount: row.token_count,
     startedAt: new Date(row.started_at),
     finishedAt: row.finished_at === null ? null : new Date(row.finished_at),
     createdAt: new Date(row.created_at),

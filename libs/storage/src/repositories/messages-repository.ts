@@ -1,7 +1,7 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, MessagesTable } from '../database-schema';
 import { newId } from '../ids';
-import { toJsonText, toNullableJsonText, type JsonObject } from '../json';
+import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from '../json';
 import {
   toMessage,
   type Message,
@@ -33,6 +33,8 @@ export interface NewMessage {
   readonly error?: MessageError | null;
   readonly model?: string | null;
   readonly compressionEvents?: readonly JsonObject[] | null;
+  /** Tokens the message costs the model, counted by the caller from the content it stores. */
+  readonly tokenCount?: number | null;
   /**
    * A retried request with the same key returns the first message instead of appending again.
    * Keys are unique per owner across sessions: reusing one for another session is refused.
@@ -51,6 +53,21 @@ export interface AppendedMessage {
   readonly created: boolean;
 }
 
+/**
+ * Messages appended together, in `seq` order, and whether this call created them (false: the
+ * first one's idempotency key replayed an earlier message; nothing else was appended).
+ */
+export interface AppendedMessages {
+  readonly messages: readonly Message[];
+  readonly created: boolean;
+}
+
+/** Options of {@link MessagesRepository.finish}. */
+export interface FinishOptions {
+  /** Release this turn's session lease in the same transaction (the turn's last write). */
+  readonly releaseLeaseOf?: string;
+}
+
 /** How a pending message ended. */
 export type MessageOutcome =
   | {
@@ -60,6 +77,8 @@ export type MessageOutcome =
       readonly usage?: TokenUsage | null;
       readonly model?: string | null;
       readonly compressionEvents?: readonly JsonObject[] | null;
+      /** Tokens of the final content and tool calls (see {@link NewMessage.tokenCount}). */
+      readonly tokenCount?: number | null;
     }
   | {
       readonly status: 'failed';
@@ -69,9 +88,34 @@ export type MessageOutcome =
       readonly contentParts?: readonly JsonObject[];
       readonly model?: string | null;
       readonly compressionEvents?: readonly JsonObject[] | null;
+      readonly tokenCount?: number | null;
     };
 
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/**
+ * What a model call needs of one stored message — no usage, timestamps, compression events or
+ * idempotency data — so a turn reading its history parses only that.
+ */
+export interface HistoryMessage {
+  readonly id: string;
+  readonly seq: number;
+  readonly role: MessageRole;
+  readonly contentParts: readonly JsonObject[];
+  readonly toolCalls: readonly JsonObject[] | null;
+  readonly toolCallId: string | null;
+  /** The message carries an error (a tool that reported one). */
+  readonly isError: boolean;
+  /** See {@link Message.tokenCount}: null for rows written before counts were stored. */
+  readonly tokenCount: number | null;
+}
+
+/** A page of {@link MessagesRepository.completeHistoryBefore}. */
+export interface HistoryPageRequest {
+  /** Only messages with a smaller `seq` (the turn's own user message, exclusive). */
+  readonly beforeSeq: number;
+  readonly limit: number;
+}
 
 /**
  * The ordered transcript of a session. Owner methods join or filter on the session's owner in the
@@ -87,15 +131,36 @@ export class MessagesRepository {
    * writes anyway. Usage, when given, is added to the session totals in the same statement.
    */
   async append(ownerUserId: string, sessionId: string, input: NewMessage): Promise<AppendedMessage> {
+    const appended = await this.appendAll(ownerUserId, sessionId, [input]);
+    return { message: appended.messages[0]!, created: appended.created };
+  }
+
+  /**
+   * Appends several messages with consecutive `seq`s in one transaction (one counter update, one
+   * insert): an agent turn stores its user message and its first pending answer in one go. Only the
+   * first message may carry an idempotency key; when it replays, nothing is appended and the
+   * earlier message is returned alone.
+   */
+  async appendAll(
+    ownerUserId: string,
+    sessionId: string,
+    inputs: readonly [NewMessage, ...NewMessage[]],
+  ): Promise<AppendedMessages> {
+    if (inputs.slice(1).some((input) => input.idempotencyKey != null))
+      throw new TypeError('Only the first of the messages appended together may carry an idempotency key');
+    const [first] = inputs;
     try {
       return await this.context.db
         .transaction()
-        .execute((transaction) => this.appendWithin(transaction, ownerUserId, sessionId, input));
+        .execute((transaction) => this.appendWithin(transaction, ownerUserId, sessionId, inputs));
     } catch (error) {
       // Two concurrent requests with one idempotency key: the loser sees the winner's message.
-      if (isUniqueViolation(error) && input.idempotencyKey != null) {
-        const existing = await this.findByIdempotencyKey(this.context.db, ownerUserId, input.idempotencyKey);
-        if (existing !== undefined) return replayOf(existing, sessionId, input);
+      if (isUniqueViolation(error) && first.idempotencyKey != null) {
+        const existing = await this.findByIdempotencyKey(this.context.db, ownerUserId, first.idempotencyKey);
+        if (existing !== undefined) {
+          const replay = replayOf(existing, sessionId, first);
+          return { messages: [replay.message], created: false };
+        }
       }
       throw error;
     }
@@ -110,7 +175,9 @@ export class MessagesRepository {
     sessionId: string,
     messageId: string,
     outcome: MessageOutcome,
+    options: FinishOptions = {},
   ): Promise<Message> {
+    const releasedTurn = options.releaseLeaseOf;
     return this.context.db.transaction().execute(async (transaction) => {
       const now = this.context.clock();
       const usage = outcome.usage ?? null;
@@ -126,6 +193,7 @@ export class MessagesRepository {
             : {}),
           ...(outcome.contentParts === undefined ? {} : { content: toJsonText(outcome.contentParts) }),
           ...(outcome.model === undefined ? {} : { model: outcome.model }),
+          ...(outcome.tokenCount === undefined ? {} : { token_count: outcome.tokenCount }),
           ...(outcome.compressionEvents === undefined
             ? {}
             : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
@@ -162,6 +230,18 @@ export class MessagesRepository {
                 thinking_tokens: eb('thinking_tokens', '+', usage.thinking),
                 cached_tokens: eb('cached_tokens', '+', usage.cached),
               }),
+          // The turn's last write gives its lease back in the same statement (a no-op when another
+          // turn holds it), instead of one more round trip after it.
+          ...(releasedTurn === undefined
+            ? {}
+            : {
+                active_turn_id: sql<
+                  string | null
+                >`case when active_turn_id = ${releasedTurn} then null else active_turn_id end`,
+                active_turn_expires_at: sql<
+                  number | null
+                >`case when active_turn_id = ${releasedTurn} then null else active_turn_expires_at end`,
+              }),
         }))
         .where('id', '=', sessionId)
         .where('owner_user_id', '=', ownerUserId)
@@ -194,6 +274,78 @@ export class MessagesRepository {
     return toPage(rows, limit, toMessage, (row) => encodeSequenceCursor(row.seq));
   }
 
+  /**
+   * The owner's complete messages before `beforeSeq`, newest first, at most `limit` — one indexed
+   * range read of the columns a model call needs. A turn pages backwards until its history budget
+   * is spent instead of reading the whole transcript. Empty for a session that is not the owner's.
+   */
+  async completeHistoryBefore(
+    ownerUserId: string,
+    sessionId: string,
+    page: HistoryPageRequest,
+  ): Promise<HistoryMessage[]> {
+    const rows = await this.context.db
+      .selectFrom('messages')
+      .innerJoin('sessions', 'sessions.id', 'messages.session_id')
+      .select([
+        'messages.id',
+        'messages.seq',
+        'messages.role',
+        'messages.content',
+        'messages.tool_calls',
+        'messages.tool_call_id',
+        'messages.error',
+        'messages.token_count',
+      ])
+      .where('messages.session_id', '=', sessionId)
+      .where('sessions.owner_user_id', '=', ownerUserId)
+      .where('messages.seq', '<', page.beforeSeq)
+      .where('messages.status', '=', 'complete')
+      .orderBy('messages.seq', 'desc')
+      .limit(page.limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      seq: row.seq,
+      role: row.role,
+      contentParts: fromJsonText<JsonObject[]>(row.content),
+      toolCalls: fromNullableJsonText<JsonObject[]>(row.tool_calls),
+      toolCallId: row.tool_call_id,
+      isError: row.error !== null,
+      tokenCount: row.token_count,
+    }));
+  }
+
+  /**
+   * Records token counts the reader computed for rows written before counts were stored (the lazy
+   * backfill of migration 0009). Only fills missing counts, only in the owner's session.
+   */
+  async fillMissingTokenCounts(
+    ownerUserId: string,
+    sessionId: string,
+    counts: ReadonlyArray<{ readonly messageId: string; readonly tokenCount: number }>,
+  ): Promise<void> {
+    if (counts.length === 0) return;
+    await this.context.db.transaction().execute(async (transaction) => {
+      for (const { messageId, tokenCount } of counts) {
+        await transaction
+          .updateTable('messages')
+          .set({ token_count: tokenCount })
+          .where('id', '=', messageId)
+          .where('session_id', '=', sessionId)
+          .where('token_count', 'is', null)
+          .where('session_id', 'in', (eb) =>
+            eb
+              .selectFrom('sessions')
+              .select('id')
+              .where('id', '=', sessionId)
+              .where('owner_user_id', '=', ownerUserId),
+          )
+          .execute();
+      }
+    });
+  }
+
   /** Any session's transcript, for audited admin/viewer reads. */
   async listForAdmin(sessionId: string, page: PageRequest = {}): Promise<Page<Message>> {
     const limit = clampPageSize(page.limit, MAX_MESSAGE_PAGE_SIZE);
@@ -221,9 +373,10 @@ export class MessagesRepository {
     transaction: Transaction<Database>,
     ownerUserId: string,
     sessionId: string,
-    input: NewMessage,
-  ): Promise<AppendedMessage> {
-    if (input.idempotencyKey != null) {
+    inputs: readonly [NewMessage, ...NewMessage[]],
+  ): Promise<AppendedMessages> {
+    const [first] = inputs;
+    if (first.idempotencyKey != null) {
       // Keyed appends of one owner take turns (a no-op write locks the owner's row on PostgreSQL;
       // SQLite serializes writes anyway), so the same key sent to two sessions at once cannot
       // slip past the lookup below on both.
@@ -232,15 +385,18 @@ export class MessagesRepository {
         .set((eb) => ({ display_name: eb.ref('display_name') }))
         .where('id', '=', ownerUserId)
         .execute();
-      const existing = await this.findByIdempotencyKey(transaction, ownerUserId, input.idempotencyKey);
-      if (existing !== undefined) return replayOf(existing, sessionId, input);
+      const existing = await this.findByIdempotencyKey(transaction, ownerUserId, first.idempotencyKey);
+      if (existing !== undefined) {
+        const replay = replayOf(existing, sessionId, first);
+        return { messages: [replay.message], created: false };
+      }
     }
     const now = this.context.clock();
-    const usage = input.usage ?? null;
+    const usage = sumUsage(inputs);
     const counter = await transaction
       .updateTable('sessions')
       .set((eb) => ({
-        message_count: eb('message_count', '+', 1),
+        message_count: eb('message_count', '+', inputs.length),
         updated_at: now,
         ...(usage === null
           ? {}
@@ -266,31 +422,15 @@ export class MessagesRepository {
       if (session === undefined) throw notFound('session');
       throw new StorageError(StorageErrorCode.SessionClosed, 'session', 'The session is closed');
     }
-    const status = input.status ?? 'complete';
-    const row = await transaction
+    const firstSeq = counter.message_count - inputs.length + 1;
+    const rows = await transaction
       .insertInto('messages')
-      .values({
-        id: newId(now),
-        session_id: sessionId,
-        seq: counter.message_count,
-        role: input.role,
-        content: toJsonText(input.contentParts),
-        tool_calls: toNullableJsonText(input.toolCalls),
-        tool_call_id: input.toolCallId ?? null,
-        ...usageColumns(usage),
-        status,
-        error: input.error == null ? null : JSON.stringify(input.error),
-        model: input.model ?? null,
-        compression_events: toNullableJsonText(input.compressionEvents),
-        idempotency_key: input.idempotencyKey ?? null,
-        idempotency_fingerprint: input.idempotencyKey == null ? null : (input.idempotencyFingerprint ?? null),
-        started_at: now,
-        finished_at: status === 'pending' ? null : now,
-        created_at: now,
-      })
+      .values(inputs.map((input, index) => newMessageRow(input, sessionId, firstSeq + index, now)))
       .returningAll()
-      .executeTakeFirstOrThrow();
-    return { message: toMessage(row), created: true };
+      .execute();
+    // A multi-row INSERT … RETURNING gives no order guarantee: put them back in `seq` order.
+    rows.sort((left, right) => left.seq - right.seq);
+    return { messages: rows.map(toMessage), created: true };
   }
 
   /** The owner's message that first used this key, in any of their sessions. */
@@ -380,4 +520,41 @@ function usageColumns(usage: TokenUsage | null): {
     thinking_tokens: usage?.thinking ?? null,
     cached_tokens: usage?.cached ?? null,
   };
+}
+
+/** The row of a new message at `seq`. */
+function newMessageRow(input: NewMessage, sessionId: string, seq: number, now: number) {
+  const status = input.status ?? 'complete';
+  return {
+    id: newId(now),
+    session_id: sessionId,
+    seq,
+    role: input.role,
+    content: toJsonText(input.contentParts),
+    tool_calls: toNullableJsonText(input.toolCalls),
+    tool_call_id: input.toolCallId ?? null,
+    ...usageColumns(input.usage ?? null),
+    status,
+    error: input.error == null ? null : JSON.stringify(input.error),
+    model: input.model ?? null,
+    compression_events: toNullableJsonText(input.compressionEvents),
+    idempotency_key: input.idempotencyKey ?? null,
+    idempotency_fingerprint: input.idempotencyKey == null ? null : (input.idempotencyFingerprint ?? null),
+    token_count: input.tokenCount ?? null,
+    started_at: now,
+    finished_at: status === 'pending' ? null : now,
+    created_at: now,
+  };
+}
+
+/** The usage the messages add to the session totals; null when none carries any. */
+function sumUsage(inputs: readonly NewMessage[]): TokenUsage | null {
+  const usages = inputs.flatMap((input) => (input.usage == null ? [] : [input.usage]));
+  if (usages.length === 0) return null;
+  return usages.reduce((total, usage) => ({
+    input: total.input + usage.input,
+    output: total.output + usage.output,
+    thinking: total.thinking + usage.thinking,
+    cached: total.cached + usage.cached,
+  }));
 }

@@ -1,7 +1,8 @@
-import type { Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../database-schema';
 import { notFound, StorageError, StorageErrorCode } from '../storage-error';
 import type { MessageError } from '../models/message';
+import { toSession, type Session } from '../models/session';
 import type { RepositoryContext } from './repository-context';
 
 /** What a recovery pass found and closed: turns whose lease expired (a crash, a stall) and their pending messages. */
@@ -19,6 +20,8 @@ export interface AcquiredLease {
    * stalled), now marked failed with `turn_interrupted`.
    */
   readonly interruptedMessages: number;
+  /** The session as the lease left it, so the turn needs no separate read of it. */
+  readonly session: Session;
 }
 
 export const interruptedTurnError: MessageError = {
@@ -49,22 +52,23 @@ export class TurnsRepository {
     leaseMs: number,
   ): Promise<AcquiredLease> {
     const now = this.context.clock();
-    const interruptedMessages = await this.context.db.transaction().execute(async (transaction) => {
-      const taken = await transaction
-        .updateTable('sessions')
-        .set({ active_turn_id: turnId, active_turn_expires_at: now + leaseMs })
-        .where('id', '=', sessionId)
-        .where('owner_user_id', '=', ownerUserId)
-        .where('status', '=', 'open')
-        .where((eb) => eb.or([eb('active_turn_id', 'is', null), eb('active_turn_expires_at', '<', now)]))
-        .returning('id')
-        .executeTakeFirst();
-      if (taken === undefined) return undefined;
-      // The session row stays locked until commit, so no turn can append in between: every pending
-      // message here is a leftover of an earlier turn.
-      return failPendingMessages(transaction, [sessionId], now);
-    });
-    if (interruptedMessages !== undefined) return { interruptedMessages };
+    // Two statements, no transaction: once the UPDATE has committed this turn holds the lease, so no
+    // other turn appends to the session until it is released, and every pending message the second
+    // statement finds is a leftover of an earlier turn (the next acquire or a sweep catches any a
+    // stalled holder writes later). Saves a BEGIN and a COMMIT round trip on every turn.
+    const taken = await this.context.db
+      .updateTable('sessions')
+      .set({ active_turn_id: turnId, active_turn_expires_at: now + leaseMs })
+      .where('id', '=', sessionId)
+      .where('owner_user_id', '=', ownerUserId)
+      .where('status', '=', 'open')
+      .where((eb) => eb.or([eb('active_turn_id', 'is', null), eb('active_turn_expires_at', '<', now)]))
+      .returningAll()
+      .executeTakeFirst();
+    if (taken !== undefined) {
+      const interruptedMessages = await failPendingMessages(this.context.db, [sessionId], now);
+      return { interruptedMessages, session: toSession(taken) };
+    }
     const session = await this.context.db
       .selectFrom('sessions')
       .select(['status'])
@@ -132,14 +136,16 @@ export class TurnsRepository {
 
 /** Fails the pending messages of the given sessions (or of every session without a lease); returns how many. */
 async function failPendingMessages(
-  transaction: Transaction<Database>,
+  executor: Kysely<Database> | Transaction<Database>,
   sessions: readonly string[] | 'sessions-without-lease',
   now: number,
 ): Promise<number> {
-  const result = await transaction
+  const result = await executor
     .updateTable('messages')
     .set({ status: 'failed', error: JSON.stringify(interruptedTurnError), finished_at: now })
-    .where('status', '=', 'pending')
+    // A literal, not a parameter, so both engines can prove the partial index on pending messages
+    // (migration 0009) applies: otherwise this scans the whole transcript on every turn.
+    .where(sql<boolean>`status = 'pending'`)
     .where((eb) =>
       sessions === 'sessions-without-lease'
         ? eb('session_id', 'in', eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null))

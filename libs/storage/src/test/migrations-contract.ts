@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../migrate';
 import { useTestDatabase } from './suite-helpers';
@@ -12,8 +13,16 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
       const { database } = current();
       expect(await migrateToLatest(database)).toEqual([]);
       const tables = await database.db.introspection.getTables();
+      // PostgreSQL introspection lists every schema's tables: keep this test database's own (another
+      // process may have migrated tables into `public` of the shared test database).
+      const ownSchema =
+        database.dialect === 'postgres'
+          ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0]
+              ?.schema
+          : undefined;
       expect(
         tables
+          .filter((table) => ownSchema === undefined || table.schema === ownSchema)
           .map((table) => table.name)
           .filter((name) => !name.startsWith('kysely_'))
           // SQLite's search index (migration 0006) lives in its own tables; PostgreSQL's is a column.
@@ -27,6 +36,8 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
         'sessions',
         'structured_output_runs',
         'tool_results',
+        'usage_daily_totals',
+        'usage_events',
         'users',
       ]);
     });

@@ -3,6 +3,7 @@ import { describeApiKeysContract } from './api-keys-contract';
 import { describeAuditContract } from './audit-contract';
 import { describeMessageSearchContract } from './message-search-contract';
 import { describeMessagesContract } from './messages-contract';
+import { describeTurnReadsContract } from './turn-reads-contract';
 import { describeMigrationsContract } from './migrations-contract';
 import { describeOwnershipContract } from './ownership-contract';
 import { describePaginationContract } from './pagination-contract';
@@ -12,6 +13,7 @@ import { describeStructuredOutputRunsContract } from './structured-output-runs-c
 import type { TestDatabaseFactory } from './test-database';
 import { describeToolResultsContract } from './tool-results-contract';
 import { describeTurnsContract } from './turns-contract';
+import { describeUsageEventsContract } from './usage-events-contract';
 import { describeUsersContract } from './users-contract';
 
 /** The one repository test suite; each engine's spec runs it with its own database factory. */
@@ -24,11 +26,13 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeOwnershipContract(factory);
     describePaginationContract(factory);
     describeMessagesContract(factory);
+    describeTurnReadsContract(factory);
     describeMessageSearchContract(factory);
     describeToolResultsContract(factory);
     describeAuditContract(factory);
     describeTurnsContract(factory);
     describeStructuredOutputRunsContract(factory);
     describeSandboxBuildsContract(factory);
+    describeUsageEventsContract(factory);
   });
 }

@@ -63,7 +63,9 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
     it('taking over an expired lease fails the previous turn’s pending messages, and says how many', async () => {
       const { database, owner, session } = await sessionOf('frank');
       const { turns, messages } = database.repositories;
-      expect(await turns.acquire(owner.id, session.id, 'crashed', 1_000)).toEqual({ interruptedMessages: 0 });
+      expect(await turns.acquire(owner.id, session.id, 'crashed', 1_000)).toMatchObject({
+        interruptedMessages: 0,
+      });
       await messages.append(owner.id, session.id, {
         role: 'user',
         contentParts: [{ type: 'text', text: 'q' }],
@@ -76,7 +78,9 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
       await messages.finish(owner.id, session.id, done.message.id, { status: 'complete' });
       await messages.append(owner.id, session.id, { role: 'assistant', contentParts: [], status: 'pending' });
       database.clock.advance(1_001);
-      expect(await turns.acquire(owner.id, session.id, 'next', 1_000)).toEqual({ interruptedMessages: 1 });
+      expect(await turns.acquire(owner.id, session.id, 'next', 1_000)).toMatchObject({
+        interruptedMessages: 1,
+      });
       const transcript = (await messages.listForOwner(owner.id, session.id)).items;
       expect(transcript.map((message) => message.status)).toEqual(['complete', 'complete', 'failed']);
       expect(transcript[2]?.error).toEqual(interruptedTurnError);
@@ -112,7 +116,9 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
       expect(await turns.renew(session.id, 'stranger', 60_000)).toBe(false);
       database.clock.advance(101);
       // Had the stranger's renewal counted, the lease would run for another minute.
-      expect(await turns.acquire(owner.id, session.id, 'next', 1_000)).toEqual({ interruptedMessages: 0 });
+      expect(await turns.acquire(owner.id, session.id, 'next', 1_000)).toMatchObject({
+        interruptedMessages: 0,
+      });
       expect(await turns.renew(session.id, 'holder', 1_000)).toBe(false);
       expect(await turns.renew(session.id, 'next', 1_000)).toBe(true);
     });
@@ -175,7 +181,7 @@ export function describeTurnsContract(factory: TestDatabaseFactory): void {
               case 'acquire': {
                 const acquired = turns.acquire(owner.id, session.id, current.turn, leaseMs);
                 if (model.holder === null || expired()) {
-                  expect(await acquired).toEqual({ interruptedMessages: model.pending });
+                  expect(await acquired).toMatchObject({ interruptedMessages: model.pending });
                   Object.assign(model, {
                     holder: current.turn,
                     expiresAt: database.clock.now() + leaseMs,

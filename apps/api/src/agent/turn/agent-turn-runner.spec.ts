@@ -62,7 +62,7 @@ beforeEach(async () => {
   };
   runner = new AgentTurnRunner({
     repositories: database.repositories,
-    router: new ModelRouter(readModelRoutingSettings(environment), environment),
+    router: new ModelRouter(readModelRoutingSettings(environment)),
     tools: new ToolRegistry([...builtInTools(), dumpTool, crashingTool]),
     settings: {
       ...defaultTurnSettings,

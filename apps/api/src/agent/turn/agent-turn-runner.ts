@@ -1,4 +1,9 @@
-import { createModelSummarizer, ScratchpadCompressor, type CompressionEvent } from '@agentdesk/compressor';
+import {
+  createModelSummarizer,
+  ScratchpadCompressor,
+  tokenizerForModel,
+  type CompressionEvent,
+} from '@agentdesk/compressor';
 import {
   executeChatCompletion,
   type ChatCompletionResult,
@@ -14,6 +19,7 @@ import {
   type JsonObject,
   type Message,
   type MessageOutcome,
+  type NewMessage,
   type Repositories,
   type TokenUsage,
 } from '@agentdesk/storage';
@@ -21,11 +27,17 @@ import pino, { type Logger } from 'pino';
 import type { ModelRouter, ResolvedModel } from '../../model-access/model-router';
 import type { ToolRegistry } from '@agentdesk/agent-tools';
 import { SessionToolResultStore } from './session-tool-result-store';
-import { storedMessagesToChat, toContentParts } from './stored-messages';
+import { storedMessageTokens } from './stored-message-tokens';
+import { toContentParts } from './stored-messages';
+import { loadTurnHistory } from './turn-history';
 import type { TurnError, TurnEventSink } from './turn-events';
 import { TurnFailure, toTurnError } from './turn-failure';
 import { leaseLostFailure, TurnLeaseHeartbeat } from './turn-lease-heartbeat';
 import type { TurnSettings } from '../../config/turn-settings';
+import { agentTurnOrigin } from '../../usage/metering/call-origins';
+import type { ModelCallOrigin } from '../../usage/metering/metered-call';
+import { meterCompletion } from '../../usage/metering/meter-model-call';
+import type { UsageMeter } from '../../usage/metering/usage-meter';
 
 /** One user message to answer. */
 export interface TurnInput {
@@ -40,6 +52,8 @@ export interface TurnInput {
   readonly signal: AbortSignal;
   /** Stream the model's output as events (SSE clients); otherwise one call per step. */
   readonly stream: boolean;
+  /** The API key the turn was asked with, for usage metering. */
+  readonly apiKeyId?: string | null;
 }
 
 /** How a turn ended, with every message it wrote (user message first). */
@@ -65,6 +79,35 @@ export interface AgentTurnRunnerDependencies {
    * the client get a generic message); silent when omitted.
    */
   readonly logger?: Logger;
+  /** Where every model call of a turn is metered; none in unit tests of the runner. */
+  readonly usageMeter?: UsageMeter;
+}
+
+/** What one running turn carries from step to step. */
+interface TurnState {
+  readonly heartbeat: TurnLeaseHeartbeat;
+  readonly turnId: string;
+  readonly resolved: ResolvedModel;
+  /** Who and what every model call of this turn is metered as. */
+  readonly usageOrigin: ModelCallOrigin;
+  /** Set once the turn's last write gave the lease back (the final `release` is then skipped). */
+  leaseReleased: boolean;
+}
+
+/** An assistant message waiting for its model call (its count is that of the empty content). */
+function pendingAnswer(model: string): NewMessage {
+  return {
+    role: 'assistant',
+    contentParts: [],
+    status: 'pending',
+    model,
+    tokenCount: storedMessageTokens({
+      role: 'assistant',
+      contentParts: [],
+      toolCalls: null,
+      toolCallId: null,
+    }),
+  };
 }
 
 /** What the assistant said: its text, or the refusal a provider sends apart from the text (OpenAI's). */
@@ -93,16 +136,23 @@ export class AgentTurnRunner {
 
   async run(clientInput: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
     const { repositories, router, settings } = this.dependencies;
-    const session = await repositories.sessions.getForOwner(clientInput.ownerUserId, clientInput.sessionId);
-    // Routing problems are configuration errors: refuse before anything is stored.
-    const resolved = router.resolve(session.model ?? router.defaultModel);
     const turnId = newId();
+    // Taking the lease reads the session too (owner-scoped, 404 when not theirs): one statement.
     const lease = await repositories.turns.acquire(
       clientInput.ownerUserId,
       clientInput.sessionId,
       turnId,
       settings.leaseMs,
     );
+    const { session } = lease;
+    let resolved: ResolvedModel;
+    try {
+      // Routing problems are configuration errors: refuse before anything is stored.
+      resolved = router.resolve(session.model ?? router.defaultModel);
+    } catch (error) {
+      await repositories.turns.release(clientInput.sessionId, turnId);
+      throw error;
+    }
     if (lease.interruptedMessages > 0) {
       this.logger.warn(
         { sessionId: clientInput.sessionId, failedMessages: lease.interruptedMessages },
@@ -119,56 +169,86 @@ export class AgentTurnRunner {
       ...clientInput,
       signal: AbortSignal.any([clientInput.signal, heartbeat.signal]),
     };
+    const turn: TurnState = {
+      heartbeat,
+      turnId,
+      resolved,
+      usageOrigin: agentTurnOrigin({
+        model: resolved.model,
+        provider: resolved.provider,
+        apiKeyId: input.apiKeyId ?? null,
+        portalId: session.portalId,
+        ownerUserId: input.ownerUserId,
+      }),
+      leaseReleased: false,
+    };
     try {
-      const appended = await repositories.messages.append(input.ownerUserId, input.sessionId, {
-        role: 'user',
-        contentParts: toContentParts(input.content),
-        idempotencyKey: input.idempotencyKey ?? null,
-        idempotencyFingerprint: input.idempotencyFingerprint ?? null,
-      });
-      if (!appended.created) return await this.replay(input, appended.message);
+      // The user's message and the first pending answer in one transaction, committed before the
+      // model is called. A replayed idempotency key appends nothing.
+      const userContentParts = toContentParts(input.content);
+      const started = await repositories.messages.appendAll(input.ownerUserId, input.sessionId, [
+        {
+          role: 'user',
+          contentParts: userContentParts,
+          tokenCount: storedMessageTokens({
+            role: 'user',
+            contentParts: userContentParts,
+            toolCalls: null,
+            toolCallId: null,
+          }),
+          idempotencyKey: input.idempotencyKey ?? null,
+          idempotencyFingerprint: input.idempotencyFingerprint ?? null,
+        },
+        pendingAnswer(resolved.model),
+      ]);
+      const [userMessage, firstPending] = started.messages;
+      if (!started.created || firstPending === undefined) return await this.replay(input, userMessage!);
       emit({
         type: 'turn-start',
         turnId,
         sessionId: input.sessionId,
-        userMessageId: appended.message.id,
+        userMessageId: userMessage!.id,
         model: resolved.model,
       });
-      const history = await this.history(input, appended.message.seq);
+      let history: ChatMessage[];
+      try {
+        history = await loadTurnHistory(repositories.messages, {
+          ownerUserId: input.ownerUserId,
+          sessionId: input.sessionId,
+          beforeSeq: userMessage!.seq,
+          budgetTokens: settings.historyBudgetTokens,
+          safetyFactor: tokenizerForModel(resolved.model).safetyFactor,
+        });
+      } catch (error) {
+        return await this.failCall(input, emit, turn, [userMessage!], firstPending, error, {});
+      }
       const system: ChatMessage[] = session.systemPrompt
         ? [{ role: 'system', content: session.systemPrompt }]
         : [];
-      return await this.loop(input, emit, {
-        heartbeat,
-        turnId,
-        resolved,
+      return await this.loop(input, emit, turn, {
         prefix: [
           ...system,
           ...history,
           { role: 'user', content: typeof input.content === 'string' ? input.content : [...input.content] },
         ],
-        userMessage: appended.message,
+        userMessage: userMessage!,
+        firstPending,
       });
     } finally {
       await heartbeat.stop();
-      await repositories.turns.release(input.sessionId, turnId);
+      if (!turn.leaseReleased) await repositories.turns.release(input.sessionId, turnId);
     }
   }
 
   private async loop(
     input: TurnInput,
     emit: TurnEventSink,
-    turn: {
-      heartbeat: TurnLeaseHeartbeat;
-      turnId: string;
-      resolved: ResolvedModel;
-      prefix: ChatMessage[];
-      userMessage: Message;
-    },
+    turn: TurnState,
+    start: { prefix: ChatMessage[]; userMessage: Message; firstPending: Message },
   ): Promise<TurnResult> {
     const { repositories, settings } = this.dependencies;
     const { turnId, resolved } = turn;
-    const written: Message[] = [turn.userMessage];
+    const written: Message[] = [start.userMessage];
     const store = new SessionToolResultStore(repositories.toolResults, input.ownerUserId, input.sessionId);
     const compressor = new ScratchpadCompressor({
       model: resolved.model,
@@ -190,12 +270,14 @@ export class AgentTurnRunner {
         emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
         return { turnId, status: 'failed', replayed: false, messages: written, error: turnError };
       }
-      const pending = await repositories.messages.append(input.ownerUserId, input.sessionId, {
-        role: 'assistant',
-        contentParts: [],
-        status: 'pending',
-        model: resolved.model,
-      });
+      const pending =
+        call === 1
+          ? { message: start.firstPending }
+          : await repositories.messages.append(
+              input.ownerUserId,
+              input.sessionId,
+              pendingAnswer(resolved.model),
+            );
       const produced = { text: '' };
       let compressionEvents: CompressionEvent[] = [];
       let result: ChatCompletionResult;
@@ -207,35 +289,46 @@ export class AgentTurnRunner {
         });
         compressionEvents = compressed.event.method === 'none' ? [] : [compressed.event];
         for (const event of compressionEvents) emit({ type: 'compression', event });
-        result = await this.callModel(input, emit, pending.message.id, produced, {
-          resolved,
-          messages: [...turn.prefix, ...compressed.messages],
-          lastCall: call === settings.maxModelCalls,
-        });
+        result = await meterCompletion(
+          this.dependencies.usageMeter,
+          turn.usageOrigin,
+          this.callModel(input, emit, pending.message.id, produced, {
+            resolved,
+            messages: [...start.prefix, ...compressed.messages],
+            lastCall: call === settings.maxModelCalls,
+          }),
+          input.signal,
+        );
       } catch (error) {
-        const turnError = toTurnError(error, input.signal);
-        if (turnError.code === 'internal_error')
-          this.logger.error({ err: error, turnId }, 'agent turn failed with an exception of our own');
-        const failed = await this.finish(input, pending.message.id, {
-          status: 'failed',
-          error: turnError,
-          contentParts: produced.text ? toContentParts(produced.text) : [],
-          compressionEvents: compressionEvents as unknown as JsonObject[],
+        return this.failCall(input, emit, turn, written, pending.message, error, {
+          producedText: produced.text,
+          compressionEvents,
         });
-        written.push(failed);
-        const recordedError = (failed.error as TurnError | null) ?? turnError;
-        emit({ type: 'error', turnId, error: recordedError, messageIds: messageIds() });
-        return { turnId, status: 'failed', replayed: false, messages: written, error: recordedError };
       }
 
-      const answered = await this.finish(input, pending.message.id, {
-        status: 'complete',
-        contentParts: answerText(result) ? toContentParts(answerText(result)) : [],
-        toolCalls: result.toolCalls.length ? (result.toolCalls as unknown as JsonObject[]) : null,
-        usage: toUsage(result.usage),
-        model: result.model || resolved.model,
-        compressionEvents: compressionEvents.length ? (compressionEvents as unknown as JsonObject[]) : null,
-      });
+      const answerParts = answerText(result) ? toContentParts(answerText(result)) : [];
+      const toolCalls = result.toolCalls.length ? (result.toolCalls as unknown as JsonObject[]) : null;
+      const final = !result.toolCalls.length;
+      const answered = await this.finish(
+        input,
+        turn,
+        pending.message.id,
+        {
+          status: 'complete',
+          contentParts: answerParts,
+          toolCalls,
+          usage: toUsage(result.usage),
+          model: result.model || resolved.model,
+          compressionEvents: compressionEvents.length ? (compressionEvents as unknown as JsonObject[]) : null,
+          tokenCount: storedMessageTokens({
+            role: 'assistant',
+            contentParts: answerParts,
+            toolCalls,
+            toolCallId: null,
+          }),
+        },
+        { last: final },
+      );
       written.push(answered);
       if (answered.status !== 'complete') {
         // The answer came after the lease was taken over and the message marked interrupted.
@@ -267,12 +360,19 @@ export class AgentTurnRunner {
             error instanceof TurnFailure
               ? error.turnError
               : { code: 'tool_failed', message: `Tool ${toolCall.name} failed: ${describe(error)}` };
+          const failedParts = toContentParts(turnError.message);
           const failed = await repositories.messages.append(input.ownerUserId, input.sessionId, {
             role: 'tool',
             toolCallId: toolCall.id,
-            contentParts: toContentParts(turnError.message),
+            contentParts: failedParts,
             status: 'failed',
             error: turnError,
+            tokenCount: storedMessageTokens({
+              role: 'tool',
+              contentParts: failedParts,
+              toolCalls: null,
+              toolCallId: toolCall.id,
+            }),
           });
           written.push(failed.message);
           emit({ type: 'error', turnId, error: turnError, messageIds: messageIds() });
@@ -290,13 +390,71 @@ export class AgentTurnRunner {
   }
 
   /**
-   * Records how the pending answer ended. When the turn's lease expired and another process
-   * already marked the message interrupted, that stored outcome stands and is returned.
+   * Records that a model call (or what prepares it) failed: the pending answer ends `failed` with
+   * the error and whatever text streamed, and the turn ends there.
    */
-  private async finish(input: TurnInput, messageId: string, outcome: MessageOutcome): Promise<Message> {
+  private async failCall(
+    input: TurnInput,
+    emit: TurnEventSink,
+    turn: TurnState,
+    written: Message[],
+    pending: Message,
+    error: unknown,
+    partial: { producedText?: string; compressionEvents?: CompressionEvent[] },
+  ): Promise<TurnResult> {
+    const { turnId } = turn;
+    const turnError = toTurnError(error, input.signal);
+    if (turnError.code === 'internal_error')
+      this.logger.error({ err: error, turnId }, 'agent turn failed with an exception of our own');
+    const contentParts = partial.producedText ? toContentParts(partial.producedText) : [];
+    const failed = await this.finish(
+      input,
+      turn,
+      pending.id,
+      {
+        status: 'failed',
+        error: turnError,
+        contentParts,
+        compressionEvents: (partial.compressionEvents ?? []) as unknown as JsonObject[],
+        tokenCount: storedMessageTokens({
+          role: 'assistant',
+          contentParts,
+          toolCalls: null,
+          toolCallId: null,
+        }),
+      },
+      { last: true },
+    );
+    written.push(failed);
+    const recordedError = (failed.error as TurnError | null) ?? turnError;
+    emit({ type: 'error', turnId, error: recordedError, messageIds: written.map((message) => message.id) });
+    return { turnId, status: 'failed', replayed: false, messages: written, error: recordedError };
+  }
+
+  /**
+   * Records how the pending answer ended. When the turn's lease expired and another process
+   * already marked the message interrupted, that stored outcome stands and is returned. The
+   * turn's last write stops the heartbeat first and gives the lease back in the same transaction.
+   */
+  private async finish(
+    input: TurnInput,
+    turn: TurnState,
+    messageId: string,
+    outcome: MessageOutcome,
+    options: { last: boolean },
+  ): Promise<Message> {
     const { messages } = this.dependencies.repositories;
+    if (options.last) await turn.heartbeat.stop();
     try {
-      return await messages.finish(input.ownerUserId, input.sessionId, messageId, outcome);
+      const finished = await messages.finish(
+        input.ownerUserId,
+        input.sessionId,
+        messageId,
+        outcome,
+        options.last ? { releaseLeaseOf: turn.turnId } : {},
+      );
+      if (options.last) turn.leaseReleased = true;
+      return finished;
     } catch (error) {
       if (error instanceof StorageError && error.code === StorageErrorCode.MessageNotPending)
         return messages.getForOwner(input.ownerUserId, input.sessionId, messageId);
@@ -366,10 +524,17 @@ export class AgentTurnRunner {
     const boundedTool = bounded.messages.find((message) => message.role === 'tool');
     const storedText =
       boundedTool && boundedTool.role === 'tool' ? textOfTool(boundedTool.content) : output.content;
+    const storedParts = toContentParts(storedText);
     const appended = await repositories.messages.append(input.ownerUserId, input.sessionId, {
       role: 'tool',
       toolCallId: toolCall.id,
-      contentParts: toContentParts(storedText),
+      contentParts: storedParts,
+      tokenCount: storedMessageTokens({
+        role: 'tool',
+        contentParts: storedParts,
+        toolCalls: null,
+        toolCallId: toolCall.id,
+      }),
       ...(output.isError && { error: { code: 'tool_error', message: 'The tool reported an error' } }),
     });
     await store.put({ toolCallId: toolCall.id, toolName: toolCall.name, content: output.content });
@@ -382,26 +547,6 @@ export class AgentTurnRunner {
       preview: output.content.slice(0, 500),
     });
     return { stored: appended.message, chat: toolChat };
-  }
-
-  /** The completed conversation before this turn's user message. */
-  private async history(input: TurnInput, beforeSequence: number): Promise<ChatMessage[]> {
-    const messages: Message[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.dependencies.repositories.messages.listForOwner(
-        input.ownerUserId,
-        input.sessionId,
-        {
-          limit: 500,
-          ...(cursor && { cursor }),
-        },
-      );
-      for (const message of page.items) if (message.seq < beforeSequence) messages.push(message);
-      cursor = page.nextCursor ?? undefined;
-      if (page.items.some((message) => message.seq >= beforeSequence)) break;
-    } while (cursor);
-    return storedMessagesToChat(messages);
   }
 
   /** The earlier turn that an `Idempotency-Key` names: its user message and what followed it. */

@@ -5,21 +5,39 @@ import type {
   ToolCall,
   UserContentPart,
 } from '@agentdesk/providers';
-import type { JsonObject, Message } from '@agentdesk/storage';
+import type { HistoryMessage, JsonObject, Message, MessageStatus } from '@agentdesk/storage';
+
+/** What rebuilding the conversation needs of a stored message (a full `Message` or a history read). */
+export type TranscriptEntry = Pick<
+  HistoryMessage,
+  'role' | 'contentParts' | 'toolCalls' | 'toolCallId' | 'isError'
+> & { readonly status: MessageStatus };
+
+/** A full stored message as a {@link TranscriptEntry}. */
+export function transcriptEntryOf(message: Message): TranscriptEntry {
+  return {
+    role: message.role,
+    status: message.status,
+    contentParts: message.contentParts,
+    toolCalls: message.toolCalls,
+    toolCallId: message.toolCallId,
+    isError: message.error !== null,
+  };
+}
 
 /** Stored content parts back to the provider-neutral shape. */
-function textOf(parts: readonly JsonObject[]): string {
+export function textOf(parts: readonly JsonObject[]): string {
   return parts
     .map((part) => (part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : ''))
     .join('');
 }
 
-function userContent(parts: readonly JsonObject[]): string | UserContentPart[] {
+export function userContent(parts: readonly JsonObject[]): string | UserContentPart[] {
   if (parts.length === 1 && parts[0]?.['type'] === 'text') return textOf(parts);
   return parts as unknown as UserContentPart[];
 }
 
-function toolCallsOf(message: Message): ToolCall[] {
+export function toolCallsOf(message: Pick<TranscriptEntry, 'toolCalls'>): ToolCall[] {
   return (message.toolCalls ?? []) as unknown as ToolCall[];
 }
 
@@ -32,7 +50,7 @@ export const missingToolResultText = 'No result was recorded for this tool call 
  * orphan — a tool call without a recorded result gets a placeholder result, and a result whose
  * call is not in the history is left out. Providers answer 400 to either.
  */
-export function storedMessagesToChat(messages: readonly Message[]): ChatMessage[] {
+export function storedMessagesToChat(messages: readonly TranscriptEntry[]): ChatMessage[] {
   const chat: ChatMessage[] = [];
   let openCalls = new Map<string, ToolCall>();
   const closeOpenCalls = () => {
@@ -58,7 +76,7 @@ export function storedMessagesToChat(messages: readonly Message[]): ChatMessage[
         toolCallId: call.id,
         toolName: call.name,
         content: textOf(message.contentParts),
-        ...(message.error && { isError: true }),
+        ...(message.isError && { isError: true }),
       });
       continue;
     }

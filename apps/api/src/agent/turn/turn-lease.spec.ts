@@ -40,7 +40,7 @@ function runnerWith(tools: AgentTool[], lease = leaseMs): AgentTurnRunner {
   const environment = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: emulator.openaiBaseUrl };
   return new AgentTurnRunner({
     repositories: database.repositories,
-    router: new ModelRouter(readModelRoutingSettings(environment), environment),
+    router: new ModelRouter(readModelRoutingSettings(environment)),
     tools: new ToolRegistry(tools),
     settings: { ...defaultTurnSettings, summarize: false, leaseMs: lease },
   });

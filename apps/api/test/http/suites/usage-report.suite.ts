@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { usageReportJsonSchema, type UsageReportJson } from '@agentdesk/api-contract';
-import type { TokenUsage, User } from '@agentdesk/storage';
+import { newId, type TokenUsage, type User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
@@ -9,8 +9,16 @@ import { startTestApi, type TestApi } from '../../support/test-api';
 interface SeededCall {
   readonly at: number;
   readonly owner: User;
-  readonly model: string | null;
+  readonly model: string;
   readonly usage: TokenUsage;
+}
+
+/** The provider the router would pick for the test's model names (null: none). */
+function providerOf(model: string): string | null {
+  if (model.startsWith('gpt-')) return 'openai';
+  if (model.startsWith('claude-')) return 'anthropic';
+  if (model.startsWith('gemini-')) return 'gemini';
+  return null;
 }
 
 const usage = (input: number, output: number, thinking = 0, cached = 0): TokenUsage => ({
@@ -28,17 +36,26 @@ export function describeUsageReport(engine: Engine): void {
     let adminKey: IssuedKey;
     let viewerKey: IssuedKey;
 
-    /** One assistant message with usage, stamped at `at` (the test clock is moved there first). */
+    /** One metered model call, stored as the usage meter's writer stores it. */
     async function seed(call: SeededCall): Promise<void> {
-      test.database.clock.set(call.at);
-      const session = await test.api.repositories.sessions.create({ ownerUserId: call.owner.id });
-      await test.api.repositories.messages.append(call.owner.id, session.id, {
-        role: 'assistant',
-        contentParts: [{ type: 'text', text: 'answer' }],
-        status: 'complete',
-        usage: call.usage,
-        model: call.model,
-      });
+      await test.api.repositories.usage.recordBatch([
+        {
+          id: newId(call.at),
+          occurredAt: call.at,
+          source: 'agent-turn',
+          model: call.model,
+          provider: providerOf(call.model),
+          apiKeyId: null,
+          portalId: call.owner.portalId,
+          endUserId: call.owner.id,
+          inputTokens: call.usage.input,
+          outputTokens: call.usage.output,
+          thinkingTokens: call.usage.thinking,
+          cachedTokens: call.usage.cached,
+          latencyMs: 5,
+          status: 'ok',
+        },
+      ]);
     }
 
     async function report(query: string, key = adminKey.key): Promise<UsageReportJson> {
@@ -99,11 +116,14 @@ export function describeUsageReport(engine: Engine): void {
 
     it('sums exactly what was stored, per UTC day and model, with totals, and audits the read', async () => {
       await seedThreeDays();
-      // A user message and a pending assistant message carry no usage and are not counted.
+      // Messages are not what the report reads: a stored assistant answer adds nothing.
       const session = await test.api.repositories.sessions.create({ ownerUserId: alice.id });
       await test.api.repositories.messages.append(alice.id, session.id, {
-        role: 'user',
-        contentParts: [{ type: 'text', text: 'question' }],
+        role: 'assistant',
+        contentParts: [{ type: 'text', text: 'answer' }],
+        status: 'complete',
+        usage: usage(50, 50),
+        model: 'gpt-4o',
       });
       const body = await report('groupBy=model&from=2026-03-01&to=2026-03-02&reason=ticket%207');
       expect(body.from).toBe('2026-03-01');
@@ -166,7 +186,7 @@ export function describeUsageReport(engine: Engine): void {
       });
     });
 
-    it('groups by provider (from the model, as the router would), portal and user', async () => {
+    it('groups by provider (as the router resolved it at the call), portal and user', async () => {
       await seedThreeDays();
       const range = 'from=2026-03-01&to=2026-03-02';
       const byProvider = await report(`groupBy=provider&${range}`, viewerKey.key);
@@ -190,7 +210,7 @@ export function describeUsageReport(engine: Engine): void {
       ]);
     });
 
-    it('a model no route or prefix names is counted under a null provider', async () => {
+    it('a call with no provider is counted under a null provider', async () => {
       await seed({ at: Date.UTC(2026, 2, 1), owner: alice, model: 'mystery-model', usage: usage(2, 2) });
       const body = await report('groupBy=provider&from=2026-03-01&to=2026-03-01');
       expect(body.items.map((item) => [item.key, item.totalTokens])).toEqual([[null, 4]]);
@@ -213,7 +233,8 @@ export function describeUsageReport(engine: Engine): void {
             { maxLength: 6 },
           ),
           async (calls) => {
-            await test.database.database.db.deleteFrom('messages').execute();
+            await test.database.database.db.deleteFrom('usage_events').execute();
+            await test.database.database.db.deleteFrom('usage_daily_totals').execute();
             for (const call of calls) {
               await seed({
                 at: Date.parse(`${days[call.day]}T08:00:00Z`),

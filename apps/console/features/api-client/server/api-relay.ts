@@ -1,5 +1,6 @@
-import { ApiErrorCode, type ErrorBody } from '@agentdesk/api-contract';
-import { apiBaseUrl } from './api-client';
+import { ApiErrorCode, errorBodySchema, type ErrorBody } from '@agentdesk/api-contract';
+import type { z } from 'zod';
+import { ApiRequestError, ApiUnavailableError, apiBaseUrl, sendToApi } from './api-client';
 
 /** A refusal the console itself answers with, in the API's own error body (the browser reads one shape). */
 export function consoleRefusal(status: number, code: ApiErrorCode, message: string): Response {
@@ -19,43 +20,48 @@ export interface RelayedCall {
   body?: unknown;
 }
 
+const noStore = { 'cache-control': 'no-store' };
+
 /**
  * A mutation a console route handler makes for the signed-in person: the call goes to the API with
- * their key, and the API's answer (status and JSON body, refusals included) goes back to the browser
- * as it is. The API decides; the console never second-guesses a refusal.
+ * their key, and the API's answer is checked against the shared contract here, on the server, before
+ * it goes back to the browser — the checked data (204 when the API answers nothing), or the API's
+ * refusal as its error body. The API decides; the console never second-guesses a refusal. Because
+ * every answer is checked here, the browser's code reads it typed without a schema of its own.
  */
-export async function relayToApi(apiKey: string, call: RelayedCall): Promise<Response> {
-  let response: Response;
+export async function relayToApi<Schema extends z.ZodType>(
+  apiKey: string,
+  call: RelayedCall,
+  answerSchema: Schema,
+): Promise<Response> {
+  let data: z.output<Schema>;
   try {
-    response = await fetch(`${apiBaseUrl()}${call.path}`, {
-      method: call.method,
-      headers: {
-        authorization: `Bearer ${apiKey}`,
-        accept: 'application/json',
-        ...(call.body !== undefined && { 'content-type': 'application/json' }),
-      },
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-      cache: 'no-store',
-    });
+    data = await sendToApi(apiKey, call, answerSchema);
   } catch (error) {
-    return unreachable(error);
+    if (error instanceof ApiRequestError) {
+      const body = { error: { code: error.code, message: error.message, requestId: null } };
+      return Response.json(body, { status: error.status, headers: noStore });
+    }
+    if (error instanceof ApiUnavailableError)
+      return consoleRefusal(502, ApiErrorCode.UpstreamFailed, error.message);
+    throw error;
   }
-  const text = await response.text();
-  return new Response(text === '' ? null : text, {
-    status: response.status,
-    headers: {
-      'content-type': response.headers.get('content-type') ?? 'application/json',
-      'cache-control': 'no-store',
-    },
-  });
+  return data === undefined
+    ? new Response(null, { status: 204, headers: noStore })
+    : Response.json(data, { headers: noStore });
 }
 
 /**
- * A Server-Sent Events stream of the API, passed through to the browser as it arrives (no buffering):
- * the browser's EventSource talks to the console, which holds the key. A refusal before the stream
+ * A Server-Sent Events stream of the API, passed through to the browser as it arrives (no buffering),
+ * each event checked on the way by `checkEvents`: the browser talks to the console, which holds the key. A refusal before the stream
  * starts (404, 403) is relayed as the API's JSON.
  */
-export async function relayEventStream(apiKey: string, path: string, signal: AbortSignal): Promise<Response> {
+export async function relayEventStream(
+  apiKey: string,
+  path: string,
+  signal: AbortSignal,
+  checkEvents: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>,
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(`${apiBaseUrl()}${path}`, {
@@ -67,12 +73,17 @@ export async function relayEventStream(apiKey: string, path: string, signal: Abo
     return unreachable(error);
   }
   const isStream = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-  if (!response.ok || !isStream || response.body === null)
-    return new Response(await response.text(), {
-      status: response.ok ? 502 : response.status,
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
-    });
-  return new Response(response.body, {
+  if (!response.ok || !isStream || response.body === null) {
+    const refusal = errorBodySchema.safeParse(await response.json().catch(() => undefined));
+    if (!response.ok && refusal.success)
+      return Response.json(refusal.data, { status: response.status, headers: noStore });
+    return consoleRefusal(
+      502,
+      ApiErrorCode.UpstreamFailed,
+      `The API answered ${response.status} without an event stream`,
+    );
+  }
+  return new Response(checkEvents(response.body), {
     status: 200,
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',

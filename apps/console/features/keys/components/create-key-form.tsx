@@ -1,8 +1,9 @@
 'use client';
 
-import { apiKeyRoles, type ApiKeyRole } from '@agentdesk/api-contract';
+import type { ApiKeyRole, CreatedApiKeyJson } from '@agentdesk/api-contract';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { callConsole } from '../../console-call';
 
 interface Created {
   key: string;
@@ -12,9 +13,10 @@ interface Created {
 
 /**
  * Creates a key and shows it once. The key lives only in this component's state: it is not in the
- * URL, not in storage, and the answer carrying it is `no-store`, so a reload forgets it.
+ * URL, not in storage, and the answer carrying it is `no-store`, so a reload forgets it. The roles
+ * come from the server page (the contract's list), so this client code imports no contract values.
  */
-export function CreateKeyForm() {
+export function CreateKeyForm({ roles }: { roles: readonly ApiKeyRole[] }) {
   const router = useRouter();
   const [role, setRole] = useState<ApiKeyRole>('user');
   const [created, setCreated] = useState<Created | null>(null);
@@ -48,26 +50,16 @@ export function CreateKeyForm() {
     setProblem(null);
     setCreated(null);
     setCopied(false);
-    try {
-      const response = await fetch('/keys/create', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        cache: 'no-store',
-      });
-      const answer = (await response.json().catch(() => null)) as
-        { key: string; apiKey: { label: string; role: ApiKeyRole } } | { error: { message: string } } | null;
-      if (answer !== null && 'key' in answer) {
-        setCreated({ key: answer.key, label: answer.apiKey.label, role: answer.apiKey.role });
-        router.refresh();
-      } else {
-        setProblem(answer?.error.message ?? `The console answered ${response.status}`);
-      }
-    } catch {
-      setProblem('The console cannot be reached');
-    } finally {
-      setBusy(false);
-    }
+    const answer = await callConsole<CreatedApiKeyJson>('/keys/create', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (answer.ok) {
+      setCreated({ key: answer.data.key, label: answer.data.apiKey.label, role: answer.data.apiKey.role });
+      router.refresh();
+    } else setProblem(answer.message);
+    setBusy(false);
   }
 
   async function copy(key: string) {
@@ -89,7 +81,7 @@ export function CreateKeyForm() {
             value={role}
             onChange={(event) => setRole(event.target.value as ApiKeyRole)}
           >
-            {apiKeyRoles.map((value) => (
+            {roles.map((value) => (
               <option key={value} value={value}>
                 {value}
               </option>

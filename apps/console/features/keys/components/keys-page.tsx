@@ -1,5 +1,5 @@
 import { can } from '@agentdesk/authz';
-import type { ApiKeyJson, PageJson } from '@agentdesk/api-contract';
+import { apiKeyRoles, type ApiKeyJson, type PageJson } from '@agentdesk/api-contract';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { listApiKeys } from '../server/api-keys';
@@ -56,7 +56,7 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
               {problem}
             </p>
           )}
-          {mayWrite && <CreateKeyForm />}
+          {mayWrite && <CreateKeyForm roles={apiKeyRoles} />}
           <h2>Existing keys</h2>
           <p>
             {includeRevoked ? (

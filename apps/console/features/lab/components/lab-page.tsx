@@ -2,6 +2,8 @@ import type { PageJson, RunSummaryJson } from '@agentdesk/api-contract';
 import { can } from '@agentdesk/authz';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
+import { exampleSchemaText } from '../example-schema';
+import { checkSchemaText } from '../schema-check';
 import { listRuns, suggestedModels } from '../server/read-lab';
 import { LabRunForm } from './lab-run-form';
 import { RunHistory } from './run-history';
@@ -30,7 +32,9 @@ export async function LabPage({ cursor }: { cursor: string | undefined }) {
         Try one JSON Schema and prompt on several models at once, and compare what each provider was sent and
         answered. Listing runs is recorded in the audit log.
       </p>
-      {models !== undefined && <LabRunForm suggestedModels={models} />}
+      {models !== undefined && (
+        <LabRunForm suggestedModels={models} exampleCheck={checkSchemaText(exampleSchemaText)} />
+      )}
       <section aria-labelledby="run-history-heading">
         <h2 id="run-history-heading">Run history</h2>
         {failure !== undefined && <ApiProblem error={failure} />}

@@ -1,36 +1,37 @@
 'use client';
 
-import { refusalMessageOf, runJsonSchema } from '@agentdesk/api-contract';
+import type { RunJson } from '@agentdesk/api-contract';
 import { useRouter } from 'next/navigation';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { checkSchemaText } from '../schema-check';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { callConsole } from '../../console-call';
+import { exampleSchemaText } from '../example-schema';
+import type { SchemaCheck } from '../schema-check';
 
 type Family = 'gpt' | 'claude' | 'gemini';
 const families: readonly Family[] = ['gpt', 'claude', 'gemini'];
 
-const exampleSchema = JSON.stringify(
-  {
-    type: 'object',
-    properties: {
-      title: { type: 'string', minLength: 1 },
-      rating: { type: 'integer', minimum: 1, maximum: 5 },
-      tags: { type: 'array', items: { type: 'string' }, maxItems: 5 },
-    },
-    required: ['title', 'rating'],
-    additionalProperties: false,
-  },
-  null,
-  2,
-);
-
 /**
  * The lab's editor: a JSON Schema checked as it is typed, a prompt, and the models to try it on
  * (one per family, several at once). Running it stores the run and opens its page.
+ *
+ * The schema checker (ajv and the 2020-12 meta-schema, ~38 KB gzipped) is loaded only once the
+ * schema is edited: the example's check comes from the server (`exampleCheck`), so the page's
+ * first load carries no validator.
  */
-export function LabRunForm({ suggestedModels }: { suggestedModels: Record<Family, string> }) {
+export function LabRunForm({
+  suggestedModels,
+  exampleCheck,
+}: {
+  suggestedModels: Record<Family, string>;
+  exampleCheck: SchemaCheck;
+}) {
   const router = useRouter();
   const [name, setName] = useState('Review summary');
-  const [schemaText, setSchemaText] = useState(exampleSchema);
+  const [schemaText, setSchemaText] = useState(exampleSchemaText);
+  const [check, setCheck] = useState<SchemaCheck | 'checking'>(exampleCheck);
+  // Only the newest text's check may land: an older one finishing late is dropped.
+  const checkedText = useRef(exampleSchemaText);
+  const checker = useRef<((text: string) => SchemaCheck) | undefined>(undefined);
   const [prompt, setPrompt] = useState('Summarise this review: “Great battery, weak camera.”');
   const [strict, setStrict] = useState(true);
   const [models, setModels] = useState<Record<Family, string>>(suggestedModels);
@@ -41,42 +42,57 @@ export function LabRunForm({ suggestedModels }: { suggestedModels: Record<Family
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 
-  const check = useMemo(() => checkSchemaText(schemaText), [schemaText]);
+  function editSchema(text: string): void {
+    setSchemaText(text);
+    checkedText.current = text;
+    // Once loaded, the checker runs as the text is typed; only the first edit waits for it.
+    if (checker.current !== undefined) {
+      setCheck(checker.current(text));
+      return;
+    }
+    setCheck('checking');
+    import('../schema-check').then(
+      ({ checkSchemaText }) => {
+        checker.current = checkSchemaText;
+        if (checkedText.current === text) setCheck(checkSchemaText(text));
+      },
+      () => {
+        if (checkedText.current === text)
+          setCheck({
+            status: 'invalid-schema',
+            message: 'The schema checker could not be loaded; reload the page.',
+          });
+      },
+    );
+  }
+
   const targets = families.filter((family) => chosen[family] && models[family].trim() !== '');
   const missing = [
     ...(name.trim() === '' ? ['a name'] : []),
-    ...(check.status === 'valid' ? [] : ['a valid schema']),
+    ...(check === 'checking' ? ['the schema check'] : check.status === 'valid' ? [] : ['a valid schema']),
     ...(prompt.trim() === '' ? ['a prompt'] : []),
     ...(targets.length === 0 ? ['at least one model'] : []),
   ];
 
   async function run(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
-    if (check.status !== 'valid' || missing.length > 0) return;
+    if (check === 'checking' || check.status !== 'valid' || missing.length > 0) return;
     setRunning(true);
     setProblem(null);
-    try {
-      const response = await fetch('/lab/runs', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
-          name: name.trim(),
-          schema: check.schema,
-          prompt,
-          strict,
-          targets: targets.map((family) => ({ model: models[family].trim() })),
-        }),
-      });
-      const body: unknown = await response.json().catch(() => undefined);
-      const run = runJsonSchema.safeParse(body);
-      if (!response.ok || !run.success) {
-        setProblem(refusalMessageOf(response.status, body));
-        setRunning(false);
-        return;
-      }
-      router.push(`/lab/runs/${run.data.id}`);
-    } catch {
-      setProblem('The console cannot be reached; try again in a moment.');
+    const answer = await callConsole<RunJson>('/lab/runs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: name.trim(),
+        schema: check.schema,
+        prompt,
+        strict,
+        targets: targets.map((family) => ({ model: models[family].trim() })),
+      }),
+    });
+    if (answer.ok) router.push(`/lab/runs/${answer.data.id}`);
+    else {
+      setProblem(answer.message);
       setRunning(false);
     }
   }
@@ -93,18 +109,22 @@ export function LabRunForm({ suggestedModels }: { suggestedModels: Record<Family
         id="lab-schema"
         className="mono schema-editor"
         value={schemaText}
-        onChange={(event) => setSchemaText(event.target.value)}
+        onChange={(event) => editSchema(event.target.value)}
         rows={14}
         spellCheck={false}
         aria-describedby="lab-schema-check"
-        aria-invalid={check.status !== 'valid'}
+        aria-invalid={check !== 'checking' && check.status !== 'valid'}
       />
       <p
         id="lab-schema-check"
         role="status"
-        className={check.status === 'valid' ? 'check-ok' : 'check-problem'}
+        className={check === 'checking' ? 'muted' : check.status === 'valid' ? 'check-ok' : 'check-problem'}
       >
-        {check.status === 'valid' ? 'Valid JSON Schema.' : check.message}
+        {check === 'checking'
+          ? 'Checking the schema…'
+          : check.status === 'valid'
+            ? 'Valid JSON Schema.'
+            : check.message}
       </p>
       <label>
         Prompt

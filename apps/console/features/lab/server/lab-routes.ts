@@ -1,4 +1,4 @@
-import { ApiErrorCode } from '@agentdesk/api-contract';
+import { ApiErrorCode, runJsonSchema } from '@agentdesk/api-contract';
 import { consoleRefusal, relayToApi } from '../../api-client';
 import { routeCaller } from '../../auth';
 
@@ -12,9 +12,13 @@ export async function handleCreateRun(request: Request): Promise<Response> {
   const body: unknown = await request.json().catch(() => undefined);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'body: must be a JSON object');
-  return relayToApi(caller.signedIn.apiKey, {
-    method: 'POST',
-    path: '/v1/admin/structured-output/runs',
-    body,
-  });
+  return relayToApi(
+    caller.signedIn.apiKey,
+    {
+      method: 'POST',
+      path: '/v1/admin/structured-output/runs',
+      body,
+    },
+    runJsonSchema,
+  );
 }

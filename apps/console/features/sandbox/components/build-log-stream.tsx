@@ -1,8 +1,9 @@
 'use client';
 
-import { refusalMessageOf, type BuildEventJson } from '@agentdesk/api-contract';
+import type { BuildEventJson } from '@agentdesk/api-contract';
 import { useEffect, useRef, useState } from 'react';
-import { buildLogLineOf, buildOutcomeOf, parseBuildEvent, type BuildOutcome } from '../build-log-model';
+import { readConsoleAnswer } from '../../console-call';
+import { buildLogLineOf, buildOutcomeOf, readCheckedBuildEvent, type BuildOutcome } from '../build-log-model';
 import { createEventStreamParser } from '../server-sent-events';
 
 const outcomeText: Record<BuildOutcome, string> = {
@@ -37,7 +38,7 @@ export function BuildLogStream({ buildId, onEnd }: { buildId: string; onEnd?: ()
     setState({ phase: 'streaming' });
     let outcome: BuildOutcome | undefined;
     const feed = createEventStreamParser(({ data }) => {
-      const event = parseBuildEvent(data);
+      const event = readCheckedBuildEvent(data);
       if (event === undefined) return;
       outcome = buildOutcomeOf(event) ?? outcome;
       setEvents((previous) => [...previous, event]);
@@ -48,8 +49,8 @@ export function BuildLogStream({ buildId, onEnd }: { buildId: string; onEnd?: ()
         signal: abort.signal,
       });
       if (!response.ok || response.body === null) {
-        const body: unknown = await response.json().catch(() => undefined);
-        setState({ phase: 'broken', message: refusalMessageOf(response.status, body) });
+        const answer = await readConsoleAnswer<never>(response);
+        setState({ phase: 'broken', message: answer.ok ? 'The build log stream is empty.' : answer.message });
         return;
       }
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -3,7 +3,11 @@ import { formatDateTime } from '../../transcript';
 import { formatAge, shortImageId } from './format-sandbox';
 import { RemoveContainerButton } from './remove-container-button';
 
-/** This installation's containers (sessions, warm pool, pins); admins may remove one. */
+/**
+ * This installation's containers (sessions, warm pool, pins); admins may remove one. The Remove
+ * control stays reachable at every width: long ids wrap, the actions column sticks to the right
+ * edge of the scrolling table, and on a phone each row stacks as a labelled card (`data-label`).
+ */
 export function ContainersTable({
   containers,
   canManage,
@@ -14,7 +18,7 @@ export function ContainersTable({
   if (containers.length === 0) return <p className="empty">No sandbox container is running.</p>;
   return (
     <div className="table-scroll">
-      <table>
+      <table className="containers-table">
         <caption className="visually-hidden">Sandbox containers</caption>
         <thead>
           <tr>
@@ -28,15 +32,21 @@ export function ContainersTable({
               Age
             </th>
             <th scope="col">Last used</th>
-            {canManage && <th scope="col">Actions</th>}
+            {canManage && (
+              <th scope="col" className="actions-cell">
+                Actions
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {containers.map((container) => (
             <tr key={container.id}>
-              <td className="mono wrap-anywhere">{container.name}</td>
-              <td>{container.role}</td>
-              <td>
+              <td className="mono wrap-anywhere" data-label="Container">
+                {container.name}
+              </td>
+              <td data-label="Role">{container.role}</td>
+              <td data-label="Session">
                 {container.sessionId === null ? (
                   '—'
                 ) : (
@@ -45,15 +55,21 @@ export function ContainersTable({
                   </a>
                 )}
               </td>
-              <td className="mono">{container.ownerUserId ?? '—'}</td>
-              <td>{container.state}</td>
-              <td className="mono" title={container.imageId}>
+              <td className="mono wrap-anywhere" data-label="Owner">
+                {container.ownerUserId ?? '—'}
+              </td>
+              <td data-label="State">{container.state}</td>
+              <td className="mono" title={container.imageId} data-label="Image">
                 {shortImageId(container.imageId)}
               </td>
-              <td className="number">{formatAge(container.ageSeconds)}</td>
-              <td>{container.lastUsedAt === null ? '—' : formatDateTime(container.lastUsedAt)}</td>
+              <td className="number" data-label="Age">
+                {formatAge(container.ageSeconds)}
+              </td>
+              <td data-label="Last used">
+                {container.lastUsedAt === null ? '—' : formatDateTime(container.lastUsedAt)}
+              </td>
               {canManage && (
-                <td>
+                <td className="actions-cell" data-label="Actions">
                   <RemoveContainerButton containerId={container.id} name={container.name} />
                 </td>
               )}

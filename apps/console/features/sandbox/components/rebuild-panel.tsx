@@ -1,8 +1,9 @@
 'use client';
 
-import { rebuildAcceptedJsonSchema, refusalMessageOf } from '@agentdesk/api-contract';
+import type { RebuildAcceptedJson } from '@agentdesk/api-contract';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { callConsole } from '../../console-call';
 import { BuildLogStream } from './build-log-stream';
 
 /**
@@ -28,21 +29,14 @@ export function RebuildPanel({
   async function rebuild(): Promise<void> {
     setStarting(true);
     setProblem(null);
-    try {
-      const response = await fetch('/sandbox/rebuild', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ force }),
-      });
-      const body: unknown = await response.json().catch(() => undefined);
-      const accepted = rebuildAcceptedJsonSchema.safeParse(body);
-      if (!response.ok || !accepted.success) setProblem(refusalMessageOf(response.status, body));
-      else setBuildId(accepted.data.buildId);
-    } catch {
-      setProblem('The console cannot be reached; try again in a moment.');
-    } finally {
-      setStarting(false);
-    }
+    const answer = await callConsole<RebuildAcceptedJson>('/sandbox/rebuild', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ force }),
+    });
+    if (answer.ok) setBuildId(answer.data.buildId);
+    else setProblem(answer.message);
+    setStarting(false);
   }
 
   return (

@@ -1,8 +1,8 @@
 'use client';
 
-import { refusalMessageOf } from '@agentdesk/api-contract';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { callConsole } from '../../console-call';
 
 /** Remove one container, after a confirmation in place (a session's sandbox returns on its next use). */
 export function RemoveContainerButton({ containerId, name }: { containerId: string; name: string }) {
@@ -17,20 +17,14 @@ export function RemoveContainerButton({ containerId, name }: { containerId: stri
   async function remove(): Promise<void> {
     setBusy(true);
     setProblem(null);
-    try {
-      const response = await fetch(`/sandbox/containers/${encodeURIComponent(containerId)}`, {
-        method: 'DELETE',
-        headers: { accept: 'application/json' },
-      });
-      if (response.ok) {
-        setConfirming(false);
-        router.refresh();
-      } else setProblem(refusalMessageOf(response.status, await response.json().catch(() => undefined)));
-    } catch {
-      setProblem('The console cannot be reached; try again in a moment.');
-    } finally {
-      setBusy(false);
-    }
+    const answer = await callConsole<undefined>(`/sandbox/containers/${encodeURIComponent(containerId)}`, {
+      method: 'DELETE',
+    });
+    if (answer.ok) {
+      setConfirming(false);
+      router.refresh();
+    } else setProblem(answer.message);
+    setBusy(false);
   }
 
   return (

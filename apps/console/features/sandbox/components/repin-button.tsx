@@ -1,8 +1,9 @@
 'use client';
 
-import { pinReportJsonSchema, refusalMessageOf, type PinReportJson } from '@agentdesk/api-contract';
+import type { PinReportJson } from '@agentdesk/api-contract';
 import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
+import { callConsole } from '../../console-call';
 
 const outcomeText: Record<PinReportJson['outcome'], string> = {
   pinned: 'Pinned: the pin container now holds the current image.',
@@ -25,23 +26,12 @@ export function RepinButton() {
     setBusy(true);
     setProblem(null);
     setReport(null);
-    try {
-      const response = await fetch('/sandbox/repin', {
-        method: 'POST',
-        headers: { accept: 'application/json' },
-      });
-      const body: unknown = await response.json().catch(() => undefined);
-      const parsed = pinReportJsonSchema.safeParse(body);
-      if (!response.ok || !parsed.success) setProblem(refusalMessageOf(response.status, body));
-      else {
-        setReport(parsed.data);
-        router.refresh();
-      }
-    } catch {
-      setProblem('The console cannot be reached; try again in a moment.');
-    } finally {
-      setBusy(false);
-    }
+    const answer = await callConsole<PinReportJson>('/sandbox/repin', { method: 'POST' });
+    if (answer.ok) {
+      setReport(answer.data);
+      router.refresh();
+    } else setProblem(answer.message);
+    setBusy(false);
   }
 
   return (

@@ -1,6 +1,13 @@
-import { ApiErrorCode, rebuildRequestJsonSchema } from '@agentdesk/api-contract';
+import {
+  ApiErrorCode,
+  pinReportJsonSchema,
+  rebuildAcceptedJsonSchema,
+  rebuildRequestJsonSchema,
+} from '@agentdesk/api-contract';
+import { z } from 'zod';
 import { consoleRefusal, relayEventStream, relayToApi } from '../../api-client';
 import { routeCaller } from '../../auth';
+import { checkedBuildEventStream } from './checked-build-events';
 
 const buildIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const containerIdPattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,199}$/;
@@ -13,34 +20,46 @@ export async function handleRebuild(request: Request): Promise<Response> {
   const parsed = rebuildRequestJsonSchema.safeParse(body);
   if (!parsed.success)
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'body.force: must be true or false');
-  return relayToApi(caller.signedIn.apiKey, {
-    method: 'POST',
-    path: '/v1/admin/sandbox/image/rebuild',
-    body: parsed.data ?? {},
-  });
+  return relayToApi(
+    caller.signedIn.apiKey,
+    {
+      method: 'POST',
+      path: '/v1/admin/sandbox/image/rebuild',
+      body: parsed.data ?? {},
+    },
+    rebuildAcceptedJsonSchema,
+  );
 }
 
 /** `POST /sandbox/repin`: re-creates the pin container when missing or stale; answers the outcome. */
 export async function handleRepin(request: Request): Promise<Response> {
   const caller = await routeCaller(request, 'mutation');
   if (!caller.ok) return caller.refusal;
-  return relayToApi(caller.signedIn.apiKey, {
-    method: 'POST',
-    path: '/v1/admin/sandbox/image/repin',
-    body: {},
-  });
+  return relayToApi(
+    caller.signedIn.apiKey,
+    {
+      method: 'POST',
+      path: '/v1/admin/sandbox/image/repin',
+      body: {},
+    },
+    pinReportJsonSchema,
+  );
 }
 
-/** `DELETE /sandbox/containers/:id`: removes one container. */
+/** `DELETE /sandbox/containers/:id`: removes one container (204, like the API). */
 export async function handleRemoveContainer(request: Request, containerId: string): Promise<Response> {
   const caller = await routeCaller(request, 'mutation');
   if (!caller.ok) return caller.refusal;
   if (!containerIdPattern.test(containerId))
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'id: must be a container id or name as listed');
-  return relayToApi(caller.signedIn.apiKey, {
-    method: 'DELETE',
-    path: `/v1/admin/sandbox/containers/${encodeURIComponent(containerId)}`,
-  });
+  return relayToApi(
+    caller.signedIn.apiKey,
+    {
+      method: 'DELETE',
+      path: `/v1/admin/sandbox/containers/${encodeURIComponent(containerId)}`,
+    },
+    z.undefined(),
+  );
 }
 
 /** `GET /sandbox/builds/:id/events`: the build's log as Server-Sent Events, replayed then live. */
@@ -53,5 +72,6 @@ export async function handleBuildEvents(request: Request, buildId: string): Prom
     caller.signedIn.apiKey,
     `/v1/admin/sandbox/builds/${buildId}/events`,
     request.signal,
+    checkedBuildEventStream,
   );
 }

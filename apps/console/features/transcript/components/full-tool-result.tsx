@@ -1,6 +1,6 @@
 'use client';
 
-import { toolResultPageJsonSchema, type ToolResultPageJson } from '@agentdesk/api-contract';
+import type { ToolResultPageJson } from '@agentdesk/api-contract';
 import { useState } from 'react';
 import { formatTokens } from '../format';
 import { fetchFromConsole } from '../hooks/console-fetch';
@@ -19,9 +19,8 @@ export function FullToolResult({ sessionId, toolCallId }: { sessionId: string; t
     setLoading(true);
     setError(undefined);
     try {
-      const page = await fetchFromConsole(
+      const page = await fetchFromConsole<ToolResultPageJson>(
         `/sessions/${encodeURIComponent(sessionId)}/tool-results/${encodeURIComponent(toolCallId)}?offset=${offset}`,
-        toolResultPageJsonSchema,
       );
       setPages((loaded) => [...loaded, page]);
     } catch (failure) {

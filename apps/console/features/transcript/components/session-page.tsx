@@ -2,6 +2,7 @@ import type { SessionWithMessagesJson } from '@agentdesk/api-contract';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { formatDateTime } from '../format';
+import { checkMessagesOf } from '../server/check-message';
 import { readSessionFirstPage } from '../server/read-session';
 import { TranscriptView } from './transcript-view';
 
@@ -74,7 +75,7 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
           This session belongs to another user: opening it was recorded in the audit log under your name.
         </p>
       )}
-      <TranscriptView sessionId={session.id} firstPage={first.messages} />
+      <TranscriptView sessionId={session.id} firstPage={checkMessagesOf(first.messages)} />
     </ConsoleShell>
   );
 }

@@ -1,9 +1,9 @@
 'use client';
 
-import type { MessageJson, PageJson } from '@agentdesk/api-contract';
+import type { PageJson } from '@agentdesk/api-contract';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranscript } from '../hooks/use-transcript';
-import { buildTurns, transcriptTotals } from '../transcript-model';
+import { buildTurns, transcriptTotals, type CheckedMessage } from '../transcript-model';
 import {
   estimateRowHeight,
   rowKeysByMessageId,
@@ -33,7 +33,7 @@ export function TranscriptView({
   firstPage,
 }: {
   sessionId: string;
-  firstPage: PageJson<MessageJson>;
+  firstPage: PageJson<CheckedMessage>;
 }) {
   const { messages, complete, live, error } = useTranscript(sessionId, firstPage);
   const turns = useMemo(() => buildTurns(messages), [messages]);

@@ -1,4 +1,5 @@
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
+import { checkMessage } from '../server/check-message';
 import { buildTurns, transcriptTotals, type TranscriptTotals } from '../transcript-model';
 
 /** The JSON download: the session and every message exactly as the API returned them, with the totals. */
@@ -21,7 +22,7 @@ export function transcriptJsonExport(transcript: {
     format: 'agentdesk-transcript',
     version: 1,
     session: transcript.session,
-    totals: transcriptTotals(buildTurns(transcript.messages)),
+    totals: transcriptTotals(buildTurns(transcript.messages.map(checkMessage))),
     incomplete: transcript.incomplete,
     messages: transcript.messages,
   };

@@ -1,5 +1,6 @@
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatDuration, formatTokens, prettyArguments } from '../format';
+import { checkMessage } from '../server/check-message';
 import { buildTurns, transcriptTotals, type TranscriptMessage } from '../transcript-model';
 
 const roleNames = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool result' } as const;
@@ -63,7 +64,7 @@ export function transcriptMarkdown(transcript: {
   incomplete: boolean;
 }): string {
   const { session } = transcript;
-  const turns = buildTurns(transcript.messages);
+  const turns = buildTurns(transcript.messages.map(checkMessage));
   const totals = transcriptTotals(turns);
   const lines = [
     `# ${session.label === '' ? 'Untitled session' : session.label.replace(/[\r\n]+/g, ' ')}`,

@@ -2,6 +2,7 @@ import { currentSignIn } from '../../auth';
 import { ApiRequestError, ApiUnavailableError } from '../../api-client';
 import { transcriptJsonExport } from '../export/transcript-json';
 import { transcriptMarkdown } from '../export/transcript-markdown';
+import { checkMessagesOf } from './check-message';
 import { readMessagesPage, readToolResultPage, readWholeTranscript } from './read-session';
 
 /** What the browser gets when a read fails: the API's code and message, or why the API was not reached. */
@@ -19,7 +20,10 @@ const notSignedIn = () => failure(401, 'UNAUTHENTICATED', 'Sign in to the consol
 
 type Params<Names extends string> = { params: Promise<Record<Names, string>> };
 
-/** `GET /sessions/:id/messages?cursor=`: the next keyset page of the transcript, for the virtualized list. */
+/**
+ * `GET /sessions/:id/messages?cursor=`: the next keyset page of the transcript, for the virtualized
+ * list — checked against the contract and each message's parts read here, so the browser only renders.
+ */
 export async function handleMessagesPage(request: Request, { params }: Params<'id'>): Promise<Response> {
   const signedIn = await currentSignIn();
   if (signedIn === null) return notSignedIn();
@@ -27,7 +31,7 @@ export async function handleMessagesPage(request: Request, { params }: Params<'i
   const cursor = new URL(request.url).searchParams.get('cursor');
   try {
     const page = await readMessagesPage(signedIn.apiKey, id, cursor === '' ? null : cursor);
-    return Response.json(page, { headers: { 'cache-control': 'no-store' } });
+    return Response.json(checkMessagesOf(page), { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     return fromError(error);
   }

@@ -1,23 +1,31 @@
 import type { UsageGrouping } from '@agentdesk/api-contract';
 import type { ChartLayout } from '../chart-layout';
-import { groupingLabels, keyLabel } from '../usage-view';
+import { groupingLabels, keyLabel, type KeyNames } from '../usage-view';
 
 const width = 720;
 const height = 260;
 const margin = { top: 12, right: 8, bottom: 28, left: 64 };
 const tokenFormat = new Intl.NumberFormat('en');
 
-function seriesName(groupBy: UsageGrouping, layout: ChartLayout, index: number): string {
+function seriesName(groupBy: UsageGrouping, layout: ChartLayout, index: number, names: KeyNames): string {
   const series = layout.series[index];
   if (series === undefined) return '';
-  return series.isOther ? 'other' : keyLabel(groupBy, series.key);
+  return series.isOther ? 'other' : keyLabel(groupBy, series.key, names);
 }
 
 /**
  * Tokens per day as stacked bars, drawn as inline SVG (no chart library). Screen readers get the
  * title and a summary in `desc`; every number is also in the table below the chart.
  */
-export function UsageChart({ layout, groupBy }: { layout: ChartLayout; groupBy: UsageGrouping }) {
+export function UsageChart({
+  layout,
+  groupBy,
+  names,
+}: {
+  layout: ChartLayout;
+  groupBy: UsageGrouping;
+  names: KeyNames;
+}) {
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
   const slot = plotWidth / Math.max(1, layout.days.length);
@@ -69,7 +77,7 @@ export function UsageChart({ layout, groupBy }: { layout: ChartLayout; groupBy: 
                     height={segmentHeight}
                     fill={layout.series[segment.seriesIndex]?.colour}
                   >
-                    <title>{`${day.day} · ${seriesName(groupBy, layout, segment.seriesIndex)}: ${tokenFormat.format(segment.tokens)} tokens`}</title>
+                    <title>{`${day.day} · ${seriesName(groupBy, layout, segment.seriesIndex, names)}: ${tokenFormat.format(segment.tokens)} tokens`}</title>
                   </rect>
                 );
               })}
@@ -88,7 +96,7 @@ export function UsageChart({ layout, groupBy }: { layout: ChartLayout; groupBy: 
           {layout.series.map((series, index) => (
             <li key={series.isOther ? 'other' : String(series.key)}>
               <span className="usage-swatch" style={{ background: series.colour }} aria-hidden="true" />
-              {seriesName(groupBy, layout, index)}{' '}
+              {seriesName(groupBy, layout, index, names)}{' '}
               <span className="muted">{tokenFormat.format(series.totalTokens)} tokens</span>
             </li>
           ))}

@@ -4,8 +4,9 @@ import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { layoutUsageChart } from '../chart-layout';
 import { loadUsage } from '../server/load-usage';
+import { userNamesFor } from '../server/user-names';
 import type { SearchParams } from '../../url-state';
-import { parseUsageView } from '../usage-view';
+import { parseUsageView, type KeyNames } from '../usage-view';
 import { UsageChart } from './usage-chart';
 import { UsageControls } from './usage-controls';
 import { UsageTable, UsageTotals } from './usage-table';
@@ -17,6 +18,7 @@ export async function UsagePage({ searchParams }: { searchParams: SearchParams }
   const mayRead = can(signedIn.principal, 'usage:read');
   let report: UsageReportJson | undefined;
   let failure: unknown;
+  let names: KeyNames = new Map();
   if (mayRead && problems.length === 0) {
     try {
       report = await loadUsage(signedIn.apiKey, view);
@@ -24,6 +26,12 @@ export async function UsagePage({ searchParams }: { searchParams: SearchParams }
       failure = error;
     }
   }
+  // Users are named, not shown by id, when the caller may list users (else the ids stay).
+  if (report?.groupBy === 'user' && can(signedIn.principal, 'users:read'))
+    names = await userNamesFor(
+      signedIn.apiKey,
+      report.totals.flatMap((total) => (total.key === null ? [] : [total.key])),
+    );
   return (
     <ConsoleShell signedIn={signedIn} current="/usage">
       <h1>Usage</h1>
@@ -49,8 +57,8 @@ export async function UsagePage({ searchParams }: { searchParams: SearchParams }
             </p>
           ) : (
             <>
-              <UsageChart layout={layoutUsageChart(report)} groupBy={report.groupBy} />
-              <UsageTable report={report} />
+              <UsageChart layout={layoutUsageChart(report)} groupBy={report.groupBy} names={names} />
+              <UsageTable report={report} names={names} />
             </>
           )}
         </>

@@ -1,10 +1,10 @@
 import type { UsageReportJson } from '@agentdesk/api-contract';
-import { groupingLabels, keyLabel } from '../usage-view';
+import { groupingLabels, keyLabel, type KeyNames } from '../usage-view';
 
 const tokenFormat = new Intl.NumberFormat('en');
 
 /** Every bucket of the report as a table: the chart's accessible fallback and its exact numbers. */
-export function UsageTable({ report }: { report: UsageReportJson }) {
+export function UsageTable({ report, names }: { report: UsageReportJson; names: KeyNames }) {
   const label = groupingLabels[report.groupBy];
   return (
     <table className="usage-table">
@@ -25,7 +25,9 @@ export function UsageTable({ report }: { report: UsageReportJson }) {
         {report.items.map((item) => (
           <tr key={`${item.day} ${String(item.key)}`}>
             <td>{item.day}</td>
-            <td>{keyLabel(report.groupBy, item.key)}</td>
+            <td title={item.key !== null && names.has(item.key) ? item.key : undefined}>
+              {keyLabel(report.groupBy, item.key, names)}
+            </td>
             <td className="number">{tokenFormat.format(item.inputTokens)}</td>
             <td className="number">{tokenFormat.format(item.outputTokens)}</td>
             <td className="number">{tokenFormat.format(item.thinkingTokens)}</td>

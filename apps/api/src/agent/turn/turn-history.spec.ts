@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_OVERHEAD_TOKENS } from '@agentdesk/compressor';
+import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testing';
+import type { JsonObject, Message, NewMessage } from '@agentdesk/storage';
+import { storedMessageTokens } from './stored-message-tokens';
+import { storedMessagesToChat, transcriptEntryOf } from './stored-messages';
+import { loadTurnHistory } from './turn-history';
+
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Texts with what tokenizers trip over: special tokens, emoji, long runs. */
+const anyText = fc.oneof(
+  fc.string({ maxLength: 80 }),
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.constantFrom('<|endoftext|>', 'a<|im_start|>b', '', '🧪'.repeat(30), 'x'.repeat(300)),
+);
+
+const text = (value: string): JsonObject => ({ type: 'text', text: value });
+
+/** One stored message of an arbitrary transcript: any order, statuses, orphans and dangling calls. */
+const transcriptEntry: fc.Arbitrary<NewMessage> = fc.oneof(
+  fc.record({
+    role: fc.constant('user' as const),
+    contentParts: fc.oneof(
+      anyText.map((value) => [text(value)]),
+      anyText.map((value) => [text(value), { type: 'image', url: 'https://example.com/a.png' }]),
+    ),
+  }),
+  fc.record({
+    role: fc.constant('assistant' as const),
+    contentParts: anyText.map((value) => [text(value)]),
+    toolCalls: fc.oneof(
+      fc.constant(null),
+      fc
+        .subarray(['call_a', 'call_b', 'call_c'], { minLength: 1 })
+        .map((ids) => ids.map((id) => ({ id, name: `tool_${id}`, arguments: '{"x":1}' }))),
+    ),
+    status: fc.constantFrom('complete' as const, 'complete' as const, 'failed' as const, 'pending' as const),
+  }),
+  fc.record({
+    role: fc.constant('tool' as const),
+    toolCallId: fc.constantFrom('call_a', 'call_b', 'call_c', 'call_orphan'),
+    contentParts: anyText.map((value) => [text(value)]),
+    error: fc.option(fc.constant({ message: 'the tool reported an error' }), { nil: null }),
+    status: fc.constantFrom('complete' as const, 'complete' as const, 'failed' as const),
+  }),
+);
+
+/** Written by the API (count stored) or before migration 0009 (no count). */
+const storedEntry = fc.record({ entry: transcriptEntry, counted: fc.boolean() });
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await sqliteTestDatabase();
+});
+afterAll(async () => {
+  await database.cleanup();
+});
+
+/** Stores a transcript and the turn's own user message; returns what a turn would see. */
+async function storeTranscript(entries: ReadonlyArray<{ entry: NewMessage; counted: boolean }>) {
+  const { users, sessions, messages } = database.repositories;
+  const owner = await users.create({ externalId: `user-${Math.random()}` });
+  const session = await sessions.create({ ownerUserId: owner.id });
+  for (const { entry, counted } of entries) {
+    await messages.append(owner.id, session.id, {
+      ...entry,
+      tokenCount: counted ? storedMessageTokens({ toolCalls: null, toolCallId: null, ...entry }) : null,
+    });
+  }
+  const own = await messages.append(owner.id, session.id, { role: 'user', contentParts: [text('now')] });
+  return { ownerUserId: owner.id, sessionId: session.id, beforeSeq: own.message.seq };
+}
+
+async function everyMessage(ownerUserId: string, sessionId: string): Promise<Message[]> {
+  return (await database.repositories.messages.listForOwner(ownerUserId, sessionId, { limit: 500 })).items;
+}
+
+describe('storedMessageTokens', () => {
+  it('property: a text message counts the tokenizer’s tokens of the stored text plus the message overhead', () => {
+    fc.assert(
+      fc.property(
+        anyText,
+        fc.constantFrom('user' as const, 'assistant' as const, 'tool' as const),
+        (value, role) => {
+          const counted = storedMessageTokens({
+            role,
+            contentParts: [text(value)],
+            toolCalls: null,
+            toolCallId: role === 'tool' ? '' : null,
+          });
+          expect(counted).toBe(MESSAGE_OVERHEAD_TOKENS + countTokens(value, PLAIN_TEXT));
+        },
+      ),
+    );
+  });
+
+  it('counts tool calls: their ids, names and arguments cost tokens too', () => {
+    const bare = storedMessageTokens({
+      role: 'assistant',
+      contentParts: [],
+      toolCalls: null,
+      toolCallId: null,
+    });
+    const calling = storedMessageTokens({
+      role: 'assistant',
+      contentParts: [],
+      toolCalls: [{ id: 'call_1', name: 'run_command', arguments: '{"command":"ls -la"}' }],
+      toolCallId: null,
+    });
+    expect(calling).toBeGreaterThan(bare + countTokens('{"command":"ls -la"}', PLAIN_TEXT));
+  });
+});
+
+describe('loadTurnHistory', () => {
+  it('property: with room for everything, the history equals what the whole-transcript read built', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(storedEntry, { maxLength: 30 }), async (entries) => {
+        const turn = await storeTranscript(entries);
+        // The read every turn did before: the whole transcript, then the conversation rebuilt from it.
+        const before = storedMessagesToChat(
+          (await everyMessage(turn.ownerUserId, turn.sessionId))
+            .filter((message) => message.seq < turn.beforeSeq)
+            .map(transcriptEntryOf),
+        );
+        const history = await loadTurnHistory(database.repositories.messages, {
+          ...turn,
+          budgetTokens: 10_000_000,
+          safetyFactor: 1,
+        });
+        expect(history).toEqual(before);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('property: within a budget, the newest messages that fit, starting at a user message; counts filled in', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(storedEntry, { maxLength: 40 }),
+        fc.integer({ min: 0, max: 1500 }),
+        fc.constantFrom(1, 1.25),
+        async (entries, budgetTokens, safetyFactor) => {
+          const turn = await storeTranscript(entries);
+          const history = await loadTurnHistory(database.repositories.messages, {
+            ...turn,
+            budgetTokens,
+            safetyFactor,
+          });
+          const stored = await everyMessage(turn.ownerUserId, turn.sessionId);
+          // Every message read has its count now, and it is the count of its stored content.
+          for (const message of stored)
+            if (message.tokenCount !== null) expect(message.tokenCount).toBe(storedMessageTokens(message));
+          // The oracle: walk the complete messages newest first, stop at the first that does not fit.
+          const complete = stored.filter(
+            (message) => message.seq < turn.beforeSeq && message.status === 'complete',
+          );
+          const window: Message[] = [];
+          let used = 0;
+          for (const message of [...complete].reverse()) {
+            const cost = Math.ceil(storedMessageTokens(message) * safetyFactor);
+            if (used + cost > budgetTokens) break;
+            used += cost;
+            window.unshift(message);
+          }
+          const cut = window.length < complete.length;
+          const firstUser = window.findIndex((message) => message.role === 'user');
+          const expected = !cut ? window : firstUser < 0 ? [] : window.slice(firstUser);
+          expect(history).toEqual(storedMessagesToChat(expected.map(transcriptEntryOf)));
+          if (cut) expect(history[0]?.role ?? 'user').toBe('user');
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('reads a long session in a few round trips and stops once the budget is spent', async () => {
+    const entries = Array.from({ length: 1200 }, (_, index) => ({
+      entry: (index % 2 === 0
+        ? { role: 'user', contentParts: [text(`question ${index}`)] }
+        : { role: 'assistant', contentParts: [text(`answer ${index}`)] }) as NewMessage,
+      counted: true,
+    }));
+    const turn = await storeTranscript(entries);
+    const reads: number[] = [];
+    const messages = database.repositories.messages;
+    const counting: typeof messages = Object.create(messages) as typeof messages;
+    counting.completeHistoryBefore = async (owner, session, page) => {
+      const rows = await messages.completeHistoryBefore(owner, session, page);
+      reads.push(rows.length);
+      return rows;
+    };
+    const history = await loadTurnHistory(counting, { ...turn, budgetTokens: 2_000, safetyFactor: 1 });
+    expect(history.length).toBeGreaterThan(100);
+    expect(history.length).toBeLessThan(400);
+    expect(reads.length).toBeLessThanOrEqual(3);
+    expect(reads.reduce((sum, rows) => sum + rows, 0)).toBeLessThan(600);
+  });
+});

@@ -1,0 +1,40 @@
+import type { Principal } from '@agentdesk/authz';
+import { Inject, Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
+import { notFoundError } from '../errors/api-error';
+import { EffectiveUsers, type ResolveMode } from './effective-users';
+import { Caller, type OwnDataCaller } from './own-data-caller';
+
+/** The user an own-data request acts for, resolved once per request before the handler runs. */
+export interface EffectiveOwner {
+  readonly principal: Principal;
+  /**
+   * The stored `users.id` every query is scoped to: the key's user, the dev-mode user, or the
+   * portal's named end user. Null for a portal end user never seen before, who owns nothing yet.
+   */
+  readonly ownerUserId: string | null;
+}
+
+/** Resolves the caller's effective owner; the decorator's data says whether it may create the end user. */
+@Injectable()
+export class EffectiveOwnerPipe implements PipeTransform<OwnDataCaller, Promise<EffectiveOwner>> {
+  constructor(@Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers) {}
+
+  async transform(caller: OwnDataCaller, metadata: ArgumentMetadata): Promise<EffectiveOwner> {
+    const mode: ResolveMode = metadata.data === 'create' ? 'create' : 'read';
+    const ownerUserId = await this.effectiveUsers.resolve(caller.principal, caller.requestedUserId, mode);
+    return { principal: caller.principal, ownerUserId };
+  }
+}
+
+/**
+ * Handler parameter: the effective owner (see `EffectiveOwner`). `'create'` on routes that create
+ * a resource, so a portal's new end user gets a row; every other route only looks the owner up.
+ * Throws 403 for a portal naming nobody or a user key naming someone else, 400 for a bad name.
+ */
+export const Owner = (mode: ResolveMode = 'read'): ParameterDecorator => Caller(mode, EffectiveOwnerPipe);
+
+/** The owner to scope queries to; an unknown portal end user owns nothing, so any id is "not found". */
+export function ownerUserIdOrNotFound(owner: EffectiveOwner, what: string): string {
+  if (owner.ownerUserId === null) throw notFoundError(what);
+  return owner.ownerUserId;
+}

@@ -1,0 +1,3 @@
+import { describeUsageMetering } from './suites/usage-metering.suite';
+
+describeUsageMetering('postgres');

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startProcess, stopProcess, waitForExit, waitForHttp, type Started } from './processes';
+
+const workspaceRoot = fileURLToPath(new URL('../../../..', import.meta.url));
+const bin = (name: string) => join(workspaceRoot, 'node_modules/.bin', name);
+
+export interface AlternateStack {
+  consoleUrl: string;
+  adminKey: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A second API (its own SQLite file, the shared provider emulator) configured by `sandboxEnvironment`,
+ * and a console of its own in front of it (the console talks to one API): for pages that must be
+ * seen against an API set up differently from the shared one — a sandbox turned off, an engine that
+ * refuses connections. Stopping it removes both processes and the folder.
+ */
+export async function startAlternateStack(
+  sandboxEnvironment: Record<string, string>,
+): Promise<AlternateStack> {
+  const directory = mkdtempSync(join(tmpdir(), 'agentdesk-console-e2e-alt-'));
+  const started: Started[] = [];
+  const stop = async () => {
+    for (const process of started.reverse()) stopProcess(process);
+    await Promise.all(started.map((process) => waitForExit(process)));
+    rmSync(directory, { recursive: true, force: true });
+  };
+  try {
+    const [apiPort, consolePort] = [await freePort(), await freePort()];
+    const adminKey = `adk_${randomBytes(16).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+    const emulatorUrl = process.env.E2E_EMULATOR_URL ?? '';
+    const quietEnvironment = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
+    const api = startProcess('alternate API', bin('tsx'), ['apps/api/src/main.ts'], {
+      cwd: workspaceRoot,
+      env: {
+        ...quietEnvironment,
+        HOST: '127.0.0.1',
+        PORT: String(apiPort),
+        DATABASE_URL: `sqlite:${join(directory, 'agentdesk.db')}`,
+        AGENTDESK_ADMIN_KEY: adminKey,
+        AGENTDESK_DEFAULT_MODEL: 'gpt-test',
+        OPENAI_API_KEY: 'sk-emulator',
+        OPENAI_BASE_URL: `${emulatorUrl}/v1`,
+        ANTHROPIC_API_KEY: 'sk-ant-emulator',
+        ANTHROPIC_BASE_URL: emulatorUrl,
+        GEMINI_API_KEY: 'gemini-emulator',
+        GEMINI_BASE_URL: emulatorUrl,
+        ...sandboxEnvironment,
+      },
+    });
+    started.push(api);
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const consoleServer = startProcess(
+      'alternate console',
+      bin('next'),
+      ['start', 'apps/console', '--hostname', '127.0.0.1', '--port', String(consolePort)],
+      { cwd: workspaceRoot, env: { ...quietEnvironment, AGENTDESK_API_URL: apiUrl } },
+    );
+    started.push(consoleServer);
+    const consoleUrl = `http://127.0.0.1:${consolePort}`;
+    await Promise.all([
+      waitForHttp(`${apiUrl}/readyz`, api),
+      waitForHttp(`${consoleUrl}/sign-in`, consoleServer),
+    ]);
+    return { consoleUrl, adminKey, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,7 @@
+export {
+  CONSOLE_UNREACHABLE,
+  callConsole,
+  readConsoleAnswer,
+  refusalText,
+  type ConsoleAnswer,
+} from './console-call';
