@@ -85,12 +85,21 @@ const environmentSchema = z.object({
   AGENTDESK_SANDBOX_START_RETRY_MS: wholeNumber(100, 3_600_000),
 });
 
+/**
+ * Replaced by the workspace version when the API is compiled (`define` in build-tools/build-api.ts):
+ * the compiled API runs where no workspace package.json exists. Undeclared under tsx and vitest.
+ */
+declare const AGENTDESK_BUILD_VERSION: string | undefined;
+
 /** The AgentDesk version the sandbox image is labelled with (a new version rebuilds it). */
-export const agentdeskVersion: string = (
-  JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
+export const agentdeskVersion: string =
+  typeof AGENTDESK_BUILD_VERSION === 'string'
+    ? AGENTDESK_BUILD_VERSION
+    : (
+        JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+          version: string;
+        }
+      ).version;
 
 const mebibyte = 1024 * 1024;
 
