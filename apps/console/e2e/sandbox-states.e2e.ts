@@ -47,6 +47,8 @@ test.describe('the sandbox page when the API has no sandbox to show', () => {
     const status = page.getByRole('region', { name: 'Image status' });
     await expect(status.getByRole('alert')).toContainText('Docker engine unreachable');
     await expect(status.getByRole('alert')).toContainText('until the Docker engine answers again');
+    // The API's sentence and the page's own read as two sentences, not "at one.. The image".
+    await expect(status.getByRole('alert')).not.toContainText('..');
     // Nothing that needs the engine is offered; the history (kept by the API) is still shown.
     await expect(page.getByRole('button', { name: 'Rebuild image' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Re-pin image' })).toHaveCount(0);

@@ -9,6 +9,11 @@ import { ImageStatusCard } from './image-status-card';
 import { RebuildPanel } from './rebuild-panel';
 import { RepinButton } from './repin-button';
 
+/** The API's message ends a sentence of its own (or not): end it exactly once before ours follows. */
+function withFinalStop(message: string): string {
+  return /[.!?]$/.test(message.trimEnd()) ? message.trimEnd() : `${message.trimEnd()}.`;
+}
+
 const buildIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -51,8 +56,9 @@ export async function SandboxPage({ buildParameter }: { buildParameter: string |
                 <h2 id="image-status-heading">Image status</h2>
                 {availability.kind === 'engine-unavailable' ? (
                   <p role="alert" className="alert">
-                    {availability.message}. The image, its pins and the containers cannot be read or changed
-                    until the Docker engine answers again; the build history below is kept by the API.
+                    {withFinalStop(availability.message)} The image, its pins and the containers cannot be
+                    read or changed until the Docker engine answers again; the build history below is kept by
+                    the API.
                   </p>
                 ) : (
                   <ApiProblem error={image.error} />
