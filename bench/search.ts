@@ -9,18 +9,12 @@
  * `agentdesk_bench_search`); `--reseed` forces a fresh seed. Environment: BENCH_POSTGRES_URL,
  * BENCH_MESSAGES (default 1000000), BENCH_RUNS (default 500).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
-import {
-  createRepositories,
-  migrateToLatest,
-  openDatabase,
-  type AppDatabase,
-  type Database,
-} from '@agentdesk/storage';
+import { createRepositories, type AppDatabase, type Database } from '@agentdesk/storage';
+import { openSeededPostgres, openSeededSqlite, timed } from './support/seeded-database';
 
 const messageCount = Number(process.env['BENCH_MESSAGES'] ?? 1_000_000);
 const messagesPerSession = 10;
@@ -98,77 +92,34 @@ async function seed(db: Kysely<Database>, dialect: SeedDialect): Promise<void> {
   });
 }
 
-async function readSeedMarker(db: Kysely<Database>): Promise<string | undefined> {
-  try {
-    return (await sql<{ value: string }>`select value from bench_meta where key = 'seed'`.execute(db)).rows[0]
-      ?.value;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeSeedMarker(db: Kysely<Database>): Promise<void> {
-  await sql`create table if not exists bench_meta (key text primary key, value text not null)`.execute(db);
-  await sql`delete from bench_meta where key = 'seed'`.execute(db);
-  await sql`insert into bench_meta (key, value) values ('seed', ${seedVersion})`.execute(db);
-}
-
-async function timed(label: string, work: () => Promise<void>): Promise<void> {
-  const started = performance.now();
-  await work();
-  console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
 async function openSqlite(): Promise<AppDatabase> {
-  mkdirSync('data/bench', { recursive: true });
-  const remove = () => {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
-  };
-  if (reseed) remove();
-  let database = openDatabase({ url: `sqlite:${sqliteFile}` });
-  if ((await readSeedMarker(database.db)) !== seedVersion) {
-    await database.destroy();
-    remove();
-    database = openDatabase({ url: `sqlite:${sqliteFile}` });
-    await migrateToLatest(database);
-    // The triggers of migration 0006 index every inserted row: the seed goes through them.
-    await timed('seed SQLite', () => seed(database.db, sqliteSeed));
-    await sql`analyze`.execute(database.db);
-    await writeSeedMarker(database.db);
-  }
-  await migrateToLatest(database);
-  return database;
+  return openSeededSqlite(sqliteFile, {
+    version: seedVersion,
+    reseed,
+    seed: async (database) => {
+      // The triggers of migration 0006 index every inserted row: the seed goes through them.
+      await seed(database.db, sqliteSeed);
+      await sql`analyze`.execute(database.db);
+    },
+  });
 }
 
 async function openPostgres(): Promise<AppDatabase> {
-  const server = new pg.Client({ connectionString: serverUrl });
-  await server.connect();
-  try {
-    const exists = await server.query('select 1 from pg_database where datname = $1', [postgresDatabaseName]);
-    if (exists.rowCount === 0) await server.query(`create database ${postgresDatabaseName}`);
-  } finally {
-    await server.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${postgresDatabaseName}`;
-  const database = openDatabase({ url: url.toString(), poolSize: 2 });
-  if (reseed || (await readSeedMarker(database.db)) !== seedVersion) {
-    await sql`drop schema public cascade`.execute(database.db);
-    await sql`create schema public`.execute(database.db);
-    await migrateToLatest(database);
-    // Bulk load without the GIN index, then build it once (the generated column fills on insert).
-    await sql`drop index messages_search_vector`.execute(database.db);
-    await timed('seed PostgreSQL', () => seed(database.db, postgresSeed));
-    await timed('GIN index', async () => {
-      await sql`create index messages_search_vector on messages using gin (search_vector)`.execute(
-        database.db,
-      );
-    });
-    await sql`vacuum analyze`.execute(database.db);
-    await writeSeedMarker(database.db);
-  }
-  await migrateToLatest(database);
-  return database;
+  return openSeededPostgres(serverUrl, postgresDatabaseName, {
+    version: seedVersion,
+    reseed,
+    seed: async (database) => {
+      // Bulk load without the GIN index, then build it once (the generated column fills on insert).
+      await sql`drop index messages_search_vector`.execute(database.db);
+      await seed(database.db, postgresSeed);
+      await timed('GIN index', async () => {
+        await sql`create index messages_search_vector on messages using gin (search_vector)`.execute(
+          database.db,
+        );
+      });
+      await sql`vacuum analyze`.execute(database.db);
+    },
+  });
 }
 
 interface Result {

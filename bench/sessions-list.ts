@@ -10,23 +10,21 @@
  * Environment: BENCH_POSTGRES_URL (server, default postgres://postgres@127.0.0.1:5432/test),
  * BENCH_SESSIONS (default 1000000), BENCH_RUNS (default 2000).
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 // The storage layer lives inside the api app and there is no path alias for it; the benchmark
 // must time exactly the repository code the API runs, so it imports it directly.
 import {
   createRepositories,
-  migrateToLatest,
-  openDatabase,
   type AdminSessionFilter,
   type AppDatabase,
   type Database,
   type Page,
   type Session,
 } from '@agentdesk/storage';
+import { openSeededPostgres, openSeededSqlite } from './support/seeded-database';
 
 const sessionCount = Number(process.env['BENCH_SESSIONS'] ?? 1_000_000);
 const userCount = Math.max(1, Math.round(sessionCount / 100));
@@ -128,64 +126,23 @@ async function seed(db: Kysely<Database>, dialect: SeedDialect): Promise<void> {
   await sql.raw('analyze').execute(db);
 }
 
-async function readSeedMarker(db: Kysely<Database>): Promise<string | undefined> {
-  try {
-    const result = await sql<{ value: string }>`select value from bench_meta where key = 'seed'`.execute(db);
-    return result.rows[0]?.value;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeSeedMarker(db: Kysely<Database>): Promise<void> {
-  await sql`create table if not exists bench_meta (key text primary key, value text not null)`.execute(db);
-  await sql`delete from bench_meta where key = 'seed'`.execute(db);
-  await sql`insert into bench_meta (key, value) values ('seed', ${seedVersion})`.execute(db);
-}
-
 async function openSqlite(): Promise<AppDatabase> {
-  if (reseed) for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
-  let database = openDatabase({ url: `sqlite:${sqliteFile}` });
-  if ((await readSeedMarker(database.db)) !== seedVersion) {
-    await database.destroy();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
-    database = openDatabase({ url: `sqlite:${sqliteFile}` });
-    await migrateToLatest(database);
-    await timed('seed SQLite', () => seed(database.db, sqliteSeed));
-    await writeSeedMarker(database.db);
-  }
-  await migrateToLatest(database);
-  return database;
+  return openSeededSqlite(sqliteFile, {
+    version: seedVersion,
+    reseed,
+    seed: (database) => seed(database.db, sqliteSeed),
+  });
 }
 
 async function openPostgres(): Promise<AppDatabase> {
-  const server = new pg.Client({ connectionString: serverUrl });
-  await server.connect();
-  try {
-    const exists = await server.query('select 1 from pg_database where datname = $1', [postgresDatabaseName]);
-    if (exists.rowCount === 0) await server.query(`create database ${postgresDatabaseName}`);
-  } finally {
-    await server.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${postgresDatabaseName}`;
-  const database = openDatabase({ url: url.toString(), poolSize: 2 });
-  if (reseed || (await readSeedMarker(database.db)) !== seedVersion) {
-    await sql`drop schema public cascade`.execute(database.db);
-    await sql`create schema public`.execute(database.db);
-    await migrateToLatest(database);
-    await timed('seed PostgreSQL', () => seed(database.db, postgresSeed));
-    await sql`vacuum analyze sessions`.execute(database.db);
-    await writeSeedMarker(database.db);
-  }
-  await migrateToLatest(database);
-  return database;
-}
-
-async function timed(label: string, work: () => Promise<void>): Promise<void> {
-  const started = performance.now();
-  await work();
-  console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return openSeededPostgres(serverUrl, postgresDatabaseName, {
+    version: seedVersion,
+    reseed,
+    seed: async (database) => {
+      await seed(database.db, postgresSeed);
+      await sql`vacuum analyze sessions`.execute(database.db);
+    },
+  });
 }
 
 function scenarios(database: AppDatabase): Scenario[] {

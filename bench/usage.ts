@@ -12,20 +12,18 @@
  * (server, default postgres://postgres@127.0.0.1:5432/test), BENCH_USAGE_EVENTS (default 1000000),
  * BENCH_RUNS (default 20), BENCH_ENGINES (default sqlite,postgres).
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import {
   createRepositories,
-  migrateToLatest,
   newId,
-  openDatabase,
   type AppDatabase,
   type Database,
   type UsageGroupColumn,
 } from '@agentdesk/storage';
+import { openSeededPostgres, openSeededSqlite } from './support/seeded-database';
 
 const eventCount = Number(process.env['BENCH_USAGE_EVENTS'] ?? 1_000_000);
 const runs = Number(process.env['BENCH_RUNS'] ?? 20);
@@ -114,70 +112,27 @@ async function seed(db: Kysely<Database>, dialect: SeedDialect): Promise<void> {
       .execute(db);
 }
 
-async function readSeedMarker(db: Kysely<Database>): Promise<string | undefined> {
-  try {
-    return (await sql<{ value: string }>`select value from bench_meta where key = 'seed'`.execute(db)).rows[0]
-      ?.value;
-  } catch {
-    return undefined;
-  }
-}
-
-async function writeSeedMarker(db: Kysely<Database>): Promise<void> {
-  await sql`create table if not exists bench_meta (key text primary key, value text not null)`.execute(db);
-  await sql`delete from bench_meta where key = 'seed'`.execute(db);
-  await sql`insert into bench_meta (key, value) values ('seed', ${seedVersion})`.execute(db);
-}
-
-async function timed(label: string, work: () => Promise<void>): Promise<void> {
-  const started = performance.now();
-  await work();
-  console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
 async function openSqlite(): Promise<AppDatabase> {
-  mkdirSync('data/bench', { recursive: true });
-  const remove = () => {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(`${sqliteFile}${suffix}`, { force: true });
-  };
-  if (reseed) remove();
-  let database = openDatabase({ url: `sqlite:${sqliteFile}` });
-  if ((await readSeedMarker(database.db)) !== seedVersion) {
-    await database.destroy();
-    remove();
-    database = openDatabase({ url: `sqlite:${sqliteFile}` });
-    await migrateToLatest(database);
-    await timed('seed SQLite', () => seed(database.db, sqliteSeed));
-    await sql`analyze`.execute(database.db);
-    await writeSeedMarker(database.db);
-  }
-  await migrateToLatest(database);
-  return database;
+  return openSeededSqlite(sqliteFile, {
+    version: seedVersion,
+    reseed,
+    seed: async (database) => {
+      await seed(database.db, sqliteSeed);
+      await sql`analyze`.execute(database.db);
+    },
+  });
 }
 
 async function openPostgres(): Promise<AppDatabase> {
-  const server = new pg.Client({ connectionString: serverUrl });
-  await server.connect();
-  try {
-    const exists = await server.query('select 1 from pg_database where datname = $1', [postgresDatabaseName]);
-    if (exists.rowCount === 0) await server.query(`create database ${postgresDatabaseName}`);
-  } finally {
-    await server.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${postgresDatabaseName}`;
-  const database = openDatabase({ url: url.toString(), poolSize: 2 });
-  if (reseed || (await readSeedMarker(database.db)) !== seedVersion) {
-    await sql`drop schema public cascade`.execute(database.db);
-    await sql`create schema public`.execute(database.db);
-    await migrateToLatest(database);
-    await timed('seed PostgreSQL', () => seed(database.db, postgresSeed));
-    // Index-only scans need the visibility map, as autovacuum would set it on a live table.
-    await sql`vacuum analyze`.execute(database.db);
-    await writeSeedMarker(database.db);
-  }
-  await migrateToLatest(database);
-  return database;
+  return openSeededPostgres(serverUrl, postgresDatabaseName, {
+    version: seedVersion,
+    reseed,
+    seed: async (database) => {
+      await seed(database.db, postgresSeed);
+      // Index-only scans need the visibility map, as autovacuum would set it on a live table.
+      await sql`vacuum analyze`.execute(database.db);
+    },
+  });
 }
 
 /**
