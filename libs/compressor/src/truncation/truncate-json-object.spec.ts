@@ -108,6 +108,28 @@ describe('JSON object truncation', () => {
     expect(result.text.length).toBeLessThan(20_000);
   });
 
+  it('an array whose every item fits is kept as it is, not given a "0 of N omitted" marker', () => {
+    // Found by the property below (seed -58265168): a one-item array reaching into the middle got a
+    // marker after its only item without a comma, so the cut did not parse.
+    const data = {
+      '': {
+        '': [['', null, null, -1.0000000000437062e-246, '0', -1.0018480958139641e-173]],
+        '  0*': {
+          '': [false, null, false, -2.8212830836285e-311, false, null, null, '', null],
+          ' ': { '0': false, '  ': null, '  !': 5.0803129522256076e101, ' !': '  0  0', '0:  ! 0': null },
+          'a  0': [{}, [null, '0'], null],
+          'a 0:0  ': {},
+        },
+      },
+      '  ': [1.0002419963367323e-304, false, ' ', false, null, 1.1506258796296592e-258, false],
+    };
+    const text = JSON.stringify(data, null, 2);
+    const result = truncated(truncateText(text, { targetTokens: 255, counter }));
+    expect(counter.countText(result.text)).toBeLessThanOrEqual(255);
+    expect(Object.keys(bodyOf(result) as object)).toEqual(Object.keys(data));
+    expect(result.text).not.toContain('[... 0 of');
+  });
+
   const envelope = fc.letrec((tie) => ({
     value: fc.oneof(
       { depthSize: 'small' },

@@ -185,7 +185,7 @@ class ObjectCutRenderer {
         this.omittedCharacters += cut.omittedCharacters;
         this.omittedItems += cut.omittedItems;
         this.totalItems += cut.totalItems;
-        this.arraysCut += 1;
+        if (cut.omittedItems > 0) this.arraysCut += 1;
         return cut.text;
       }
       case 'object':

@@ -33,6 +33,11 @@ export function renderArrayCut(
   const headCount = Math.min(layout.headCount, layout.tailFirstIndex);
   const omitted = layout.total - headCount - tailCount;
   const end = layout.close + 1;
+  // Every item fits: there is nothing to mark, and a marker with no item after the head would need
+  // a separator the text does not have ("[... 0 of 1 items omitted ...]" without its comma).
+  if (omitted === 0 && layout.total > 0) {
+    return { text: text.slice(open, end), omittedCharacters: 0, omittedItems: 0, totalItems: layout.total };
+  }
   if (headCount + tailCount === 0 || layout.total === 0) {
     const from = layout.total === 0 ? open + 1 : layout.firstItemStart;
     const to = layout.total === 0 ? layout.close : layout.lastItemEnd;
