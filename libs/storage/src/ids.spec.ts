@@ -26,4 +26,10 @@ describe('newId', () => {
       }),
     );
   });
+
+  it('draws fresh random bits for every id, across refills of the random pool', () => {
+    const randomParts = Array.from({ length: 3000 }, () => newId().slice(19));
+    expect(new Set(randomParts).size).toBe(randomParts.length);
+    for (const part of randomParts) expect(part).toMatch(/^[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
 });
