@@ -59,7 +59,7 @@ test.describe('the sandbox page when the API has no sandbox to show', () => {
 });
 
 test.describe('the containers table', () => {
-  test('keeps every Remove button in view at 1280 px and stacks its rows on a phone', async ({
+  test('keeps every Remove button and build log link in view at 1280 px and stacks rows on a phone', async ({
     page,
   }, testInfo) => {
     await signIn(page, seeded().adminKey);
@@ -94,6 +94,16 @@ test.describe('the containers table', () => {
           );
       });
       expect(sticksOut, viewport.name).toEqual([]);
+      // The build history reads without sideways scrolling too (a card per build on a phone): each
+      // row's last cell, its log link, is on screen once the row is.
+      const logLinks = page
+        .getByRole('table', { name: 'Builds, newest first' })
+        .getByRole('link', { name: /^Log of the build started / });
+      await expect(logLinks.first()).toBeVisible();
+      for (const link of await logLinks.all()) {
+        await link.evaluate((element) => element.closest('tr')?.scrollIntoView({ block: 'center' }));
+        await expect(link, viewport.name).toBeInViewport({ ratio: 1 });
+      }
       // The button is reached with the keyboard, and confirming stays on screen too.
       const first = removes.first();
       await first.focus();

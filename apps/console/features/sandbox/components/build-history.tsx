@@ -8,12 +8,12 @@ function whoAsked(build: BuildJson): string {
   return `${build.actor.principalId.slice(0, 8)}…`;
 }
 
-/** The latest builds, newest first: who, when, result, duration, image ids before and after. */
+/** The latest builds, newest first: who, when, result, duration, image ids before and after (a card per build on a phone). */
 export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
   if (builds.length === 0) return <p className="empty">No build yet.</p>;
   return (
     <div className="table-scroll">
-      <table>
+      <table className="stack-on-phone">
         <caption className="visually-hidden">Builds, newest first</caption>
         <thead>
           <tr>
@@ -30,22 +30,24 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
         <tbody>
           {builds.map((build) => (
             <tr key={build.id}>
-              <td>
+              <td data-label="Started">
                 <time dateTime={build.startedAt}>{formatDateTime(build.startedAt)}</time>
               </td>
-              <td className="mono" title={build.actor?.principalId}>
+              <td className="mono" title={build.actor?.principalId} data-label="Who">
                 {whoAsked(build)}
                 {build.force && <span className="muted"> (forced)</span>}
               </td>
-              <td>
+              <td data-label="Result">
                 <span className={`badge badge-build-${build.status}`}>{build.status}</span>
                 {build.error !== null && <span className="muted"> {build.error}</span>}
               </td>
-              <td className="number">{build.durationMs === null ? '—' : formatDuration(build.durationMs)}</td>
-              <td className="mono wrap-anywhere">
+              <td className="number" data-label="Duration">
+                {build.durationMs === null ? '—' : formatDuration(build.durationMs)}
+              </td>
+              <td className="mono wrap-anywhere" data-label="Image">
                 {shortImageId(build.imageIdBefore)} → {shortImageId(build.imageIdAfter)}
               </td>
-              <td>
+              <td data-label="Log">
                 <a
                   href={`/sandbox?build=${build.id}`}
                   aria-label={`Log of the build started ${formatDateTime(build.startedAt)}`}

@@ -18,7 +18,7 @@ export function ContainersTable({
   if (containers.length === 0) return <p className="empty">No sandbox container is running.</p>;
   return (
     <div className="table-scroll">
-      <table className="containers-table">
+      <table className="containers-table stack-on-phone">
         <caption className="visually-hidden">Sandbox containers</caption>
         <thead>
           <tr>
