@@ -161,7 +161,9 @@ export function describeSandboxAdmin(engine: Engine): void {
       expect(audit.items).toHaveLength(2);
     });
 
-    it('lists containers with their session and owner, and removes one (audited with its session)', async () => {
+    it('lists containers with their session, owner and last use, and removes one (audited with its session)', async () => {
+      const usedAt = Date.now();
+      await test.api.app.get(SandboxRuntime).service!.forSession(session.id).exec({ command: 'true' });
       const listed = await call('GET', '/v1/admin/sandbox/containers', viewerKey);
       expect(listed.statusCode).toBe(200);
       const items = listed.json<{ items: Array<Record<string, unknown>> }>().items;
@@ -173,6 +175,7 @@ export function describeSandboxAdmin(engine: Engine): void {
         imageId: expect.stringMatching(/^sha256:/),
       });
       expect(sandbox?.['ageSeconds']).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(String(sandbox?.['lastUsedAt']))).toBeGreaterThanOrEqual(usedAt);
       expect(items.map((item) => item['role'])).toEqual(expect.arrayContaining(['session', 'pin']));
 
       const removed = await call(

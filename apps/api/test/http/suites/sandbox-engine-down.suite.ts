@@ -47,6 +47,7 @@ export function describeSandboxEngineDown(engine: Engine): void {
         ['GET', '/v1/admin/sandbox/containers'],
         ['POST', '/v1/admin/sandbox/image/rebuild'],
         ['POST', '/v1/admin/sandbox/image/repin'],
+        ['DELETE', '/v1/admin/sandbox/containers/agentdesk-session-anything'],
       ] as const) {
         const response = await test.request({ method, url, key: adminKey.key });
         expect(response.statusCode, `${method} ${url}`).toBe(503);

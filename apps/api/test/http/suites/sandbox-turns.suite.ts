@@ -1,6 +1,7 @@
 import { hasTruncationNotice } from '@agentdesk/compressor';
 import type { Session, User } from '@agentdesk/storage';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TurnLeaseSweeper } from '../../../src/agent/turn/turn-lease-sweeper';
 import { SandboxRuntime } from '../../../src/sandbox/sandbox-runtime';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '../../support/fixtures';
@@ -32,6 +33,9 @@ export function describeSandboxTurns(engine: Engine): void {
       test = await startTestApi(engine, {
         ...sandboxTestEnvironment('turns', engine),
         AGENTDESK_SANDBOX_WARM_POOL: '0',
+        // The shortest lease, so a tool outlasts it several times over (the test clock only moves
+        // when a case moves it, so the other cases never see a lease expire).
+        AGENTDESK_TURN_LEASE_MS: '1000',
       });
       await test.api.app.get(SandboxRuntime).whenStarted();
       alice = await createLocalUser(test.api.repositories, 'alice');
@@ -193,6 +197,50 @@ export function describeSandboxTurns(engine: Engine): void {
       expect(body.messages.find((message) => message.tool_call_id === 'call_hog')?.content).toContain(
         'out of memory',
       );
+    });
+
+    it('renews the turn lease while a long tool runs: the sweep never interrupts it, and the turn goes on', async () => {
+      test.emulator.script(
+        {
+          kind: 'tool-calls',
+          toolCalls: [
+            { id: 'call_long', name: 'run_command', arguments: { command: 'sleep 3; echo slept' } },
+          ],
+        },
+        { kind: 'text', text: 'Done waiting.' },
+      );
+      const expiresAt = async (): Promise<number | null> => {
+        const row = await test.database.database.db
+          .selectFrom('sessions')
+          .select('active_turn_expires_at')
+          .where('id', '=', session.id)
+          .executeTakeFirstOrThrow();
+        return row.active_turn_expires_at === null ? null : Number(row.active_turn_expires_at);
+      };
+      const sweeper = test.api.app.get(TurnLeaseSweeper);
+      const turn = send('Wait a while');
+      for (let waited = 0; test.emulator.requests.length < 1 && waited < 100; waited += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // While the command sleeps, the lease's clock runs 3 leases ahead (600 ms steps, below one
+      // lease each): only renewals during the tool keep the lease ahead of it.
+      const clock = test.database.clock;
+      const startedAt = clock.now();
+      for (let step = 0; step < 5; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        clock.advance(600);
+        await sweeper.sweep();
+      }
+      expect(clock.now() - startedAt).toBe(3_000);
+      expect(await expiresAt()).toBeGreaterThan(clock.now());
+      expect(test.logs.text()).not.toContain('marked turns whose lease expired as interrupted');
+
+      const response = await turn;
+      expect(response.json()).toMatchObject({ status: 'complete' });
+      expect(toolText(await transcript(), 'call_long')).toMatch(
+        /^exit code: 0 \(\d+ ms\)\n--- stdout ---\nslept\n/,
+      );
+      expect(await expiresAt()).toBeNull();
     });
 
     it('keeps one session’s files from another session, and deleting a session removes its sandbox', async () => {
