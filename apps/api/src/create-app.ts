@@ -11,6 +11,7 @@ import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
 import { refuseForeignDevModeRequests } from './http/dev-mode-request-guard';
 import { createHttpErrorHandling, refuseRequestsWhileClosing } from './http/http-error-handling';
+import { answerUnknownExpectations, refuseMissingOrRepeatedHost } from './http/host-header';
 import { acceptOnlyJsonBodies } from './http/json-bodies';
 import { refuseUndecodableQueryString } from './http/query-encoding';
 import { childLoggerWithClientRequestId, REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
@@ -153,8 +154,11 @@ async function startNest(
     clientErrorHandler: errorHandling.clientErrorHandler,
     // Fastify's own 503 while closing has Fastify's body; `refuseRequestsWhileClosing` answers in ours.
     return503OnClosing: false,
+    // Node's own empty 400 for a missing Host: `refuseMissingOrRepeatedHost` answers in our body.
+    http: { requireHostHeader: false },
   });
   const fastify = adapter.getInstance();
+  answerUnknownExpectations(fastify.server);
   acceptOnlyJsonBodies(fastify, config.http.bodyLimitBytes);
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) registeredRoutes.routes.push({ method, path: route.url });
@@ -163,7 +167,9 @@ async function startNest(
     void reply.header(REQUEST_ID_HEADER, request.id);
   });
   refuseRequestsWhileClosing(fastify);
+  // Dev mode's own Host check (403) comes first; elsewhere a missing or repeated Host is a 400.
   if (config.auth.devMode) fastify.addHook('onRequest', refuseForeignDevModeRequests);
+  fastify.addHook('onRequest', refuseMissingOrRepeatedHost);
   fastify.addHook('onRequest', refuseUndecodableQueryString);
   registerHttpMetrics(fastify, metrics);
 

@@ -26,6 +26,11 @@ export const auditActions = {
   sandboxImageRebuild: 'admin.sandbox.image.rebuild',
   /** An admin re-created the sandbox image's pin container. */
   sandboxImageRepin: 'admin.sandbox.image.repin',
+  /**
+   * An admin or viewer listed the sandbox containers, which name every user's sandboxed sessions
+   * and their owners (details: filter and count).
+   */
+  sandboxContainersList: 'admin.sandbox.containers.list',
   /** An admin removed a sandbox container (a session's sandbox, a pool or a pin container). */
   sandboxContainerRemove: 'admin.sandbox.container.remove',
 } as const;

@@ -145,14 +145,16 @@ export class SandboxAdminController {
   @RequireScope('sandbox:read')
   @ApiOperation({
     summary: 'This installation’s sandbox containers: session, owner, state, image id, age, last use',
+    description: 'Names other users’ sessions: each listing is audited (its count).',
   })
+  @ApiHeader(auditReasonHeader)
   @Returns(
     200,
     z.object({ items: z.array(containerJsonSchema) }),
     'Every container (sessions, warm pool, pins)',
   )
-  async containers(): Promise<{ items: ContainerJson[] }> {
-    return { items: await this.sandbox.containers() };
+  async containers(@CurrentAuditContext() actor: AuditContext): Promise<{ items: ContainerJson[] }> {
+    return { items: await this.sandbox.containers(actor) };
   }
 
   @Delete('containers/:id')

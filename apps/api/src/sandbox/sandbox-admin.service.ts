@@ -8,7 +8,7 @@ import {
 } from '@agentdesk/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { auditActions, type AuditAction } from '../audit/audit-actions';
-import type { AuditContext } from '../audit/cross-user-audit';
+import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { answeringSandboxErrors } from './sandbox-api-error';
@@ -48,6 +48,7 @@ export class SandboxAdminService {
     @Inject(SandboxRuntime) private readonly runtime: SandboxRuntime,
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
     @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
+    @Inject(CrossUserAudit) private readonly crossUserAudit: CrossUserAudit,
   ) {}
 
   imageStatus(): Promise<ImageStatusJson> {
@@ -102,14 +103,23 @@ export class SandboxAdminService {
     return toPinReportJson(report);
   }
 
-  async containers(): Promise<ContainerJson[]> {
+  /**
+   * Every container with its session and owner. The list names users' sessions across everyone,
+   * so each successful listing is audited once (empty filter, the count), like the other listings.
+   */
+  async containers(actor: SandboxActor): Promise<ContainerJson[]> {
     const service = this.runtime.require();
     const containers = await answeringSandboxErrors(() => service.listContainers());
     const now = Date.now();
     const owners = await this.ownersOf(containers);
-    return containers.map((container) =>
+    const items = containers.map((container) =>
       toContainerJson(container, container.sessionId ? (owners.get(container.sessionId) ?? null) : null, now),
     );
+    await this.crossUserAudit.recordListing(actor, auditActions.sandboxContainersList, {
+      filter: {},
+      count: items.length,
+    });
+    return items;
   }
 
   async removeContainer(actor: SandboxActor, id: string): Promise<void> {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import type { AppDatabase, Repositories } from '@agentdesk/storage';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
+import { AuditModule } from '../audit/audit.module';
 import { APP_CONFIG, APP_DATABASE, LOGGER, REPOSITORIES } from '../core/tokens';
 import { SandboxAdminController } from './sandbox-admin.controller';
 import { SandboxAdminService } from './sandbox-admin.service';
@@ -13,6 +14,7 @@ import { SandboxRuntime } from './sandbox-runtime';
  * routes under `/v1/admin/sandbox`.
  */
 @Module({
+  imports: [AuditModule],
   controllers: [SandboxAdminController],
   providers: [
     {

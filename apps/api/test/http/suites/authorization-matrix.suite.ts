@@ -312,6 +312,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'collection',
     success: 200,
+    audit: { kind: 'listing', action: 'admin.sandbox.containers.list' },
     needsSandboxEngine: true,
   },
   'DELETE /v1/admin/sandbox/containers/:id': {

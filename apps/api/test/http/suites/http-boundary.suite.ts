@@ -304,6 +304,34 @@ export function describeHttpBoundary(engine: Engine): void {
         'PAYLOAD_TOO_LARGE',
         'large chunked body',
       );
+      // Node would answer these itself with an empty body: a missing Host (HTTP/1.1 needs exactly
+      // one), and an Expect other than 100-continue (ignored, as RFC 9110 allows: answered as usual).
+      const noHost = await rawHttp(url, 'GET /v1/sessions HTTP/1.1\r\nConnection: close\r\n\r\n');
+      expect(expectApiError(noHost, 400, 'VALIDATION_FAILED', 'no Host').message).toContain(
+        'The Host header is missing',
+      );
+      const twoHosts = await rawHttp(
+        url,
+        rawRequest('GET /v1/sessions HTTP/1.1', [
+          ['Host', 'localhost'],
+          ['Host', 'other.example'],
+        ]),
+      );
+      expect(expectApiError(twoHosts, 400, 'VALIDATION_FAILED', 'two Host headers').message).toContain(
+        '2 Host headers',
+      );
+      expectApiError(
+        await get('/v1/sessions', [['Expect', 'something-else']]),
+        401,
+        'UNAUTHENTICATED',
+        'unknown expectation',
+      );
+      const expected = await get('/v1/sessions', [
+        ['Expect', 'something-else'],
+        ['Authorization', `Bearer ${admin.key}`],
+      ]);
+      expect(expected.status).toBe(200);
+      expect(expected.json<{ items: unknown[] }>().items).toBeInstanceOf(Array);
       expectApiError(await get('/v1/nothing-here'), 404, 'ROUTE_NOT_FOUND', 'unknown route');
       expectApiError(await get('/v1/%zz'), 400, 'VALIDATION_FAILED', 'bad percent-encoding');
       for (const [method, path, allow] of [
@@ -374,6 +402,14 @@ export function describeHttpBoundary(engine: Engine): void {
         ),
         413,
         'large body',
+      );
+      expectOpenAIError(
+        await rawHttp(
+          url,
+          'POST /v1/chat/completions HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+        ),
+        400,
+        'no Host',
       );
       expectOpenAIError(await request('GET /v1/models/gpt-test HTTP/1.1'), 404, 'unknown model route');
       const wrongMethod = await request('GET /v1/chat/completions HTTP/1.1');

@@ -177,6 +177,19 @@ export function describeSandboxAdmin(engine: Engine): void {
       expect(sandbox?.['ageSeconds']).toBeGreaterThanOrEqual(0);
       expect(Date.parse(String(sandbox?.['lastUsedAt']))).toBeGreaterThanOrEqual(usedAt);
       expect(items.map((item) => item['role'])).toEqual(expect.arrayContaining(['session', 'pin']));
+      // The list names other users' sessions: the viewer's listing is audited once, with its count.
+      expect(
+        (await test.api.repositories.audit.list({ action: 'admin.sandbox.containers.list' })).items,
+      ).toMatchObject([
+        {
+          actorApiKeyId: viewerKey.stored.id,
+          targetUserId: null,
+          sessionId: null,
+          reason: 'sandbox check',
+          requestId: listed.headers['x-request-id'],
+          details: { filter: {}, count: items.length },
+        },
+      ]);
 
       const removed = await call(
         'DELETE',
