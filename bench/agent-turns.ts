@@ -20,7 +20,8 @@
  * Options (environment): BENCH_GROWTH_BATCH (10), BENCH_LONG_SESSIONS (2), BENCH_LONG_TURNS (500),
  * BENCH_WINDOW (40), BENCH_CONCURRENCY (16), BENCH_THROUGHPUT_SESSIONS (64), BENCH_THROUGHPUT_ROUNDS (2),
  * BENCH_ROUND_MS (3000), BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL
- * (postgres://postgres@127.0.0.1:5432/test), BENCH_PROFILE=1 (run the API under `node --cpu-prof`).
+ * (postgres://postgres@127.0.0.1:5432/test), BENCH_PROFILE=1 (run the API under `node --cpu-prof`),
+ * BENCH_HISTORY_CACHE=off (the API without its per-process history cache, to compare).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -46,6 +47,7 @@ const engines = (process.env['BENCH_ENGINES'] ?? 'sqlite,postgres').split(',') a
 >;
 const postgresServerUrl = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const profiling = process.env['BENCH_PROFILE'] === '1';
+const historyCacheOff = process.env['BENCH_HISTORY_CACHE'] === 'off';
 
 const model = 'gpt-test';
 /** A user message of a realistic size (~40 tokens); the emulator answers its short default text. */
@@ -185,6 +187,8 @@ async function measureEngine(
         OPENAI_BASE_URL: `${emulatorUrl}/v1`,
         AGENTDESK_DEFAULT_MODEL: model,
         ...(database && { DATABASE_URL: database.url }),
+        // The per-process history cache, off to compare (BENCH_HISTORY_CACHE=off).
+        ...(historyCacheOff && { AGENTDESK_HISTORY_CACHE_TOKENS: '0' }),
       },
       profileDirectory ? { cpuProfileDirectory: profileDirectory } : {},
     );

@@ -164,6 +164,7 @@ const environmentSchema = z.object({
   AGENTDESK_DEV_MODE: booleanFlag,
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: integer(256, 1_000_000, defaultTurnSettings.scratchpadBudgetTokens),
   AGENTDESK_HISTORY_BUDGET_TOKENS: integer(256, 10_000_000, defaultTurnSettings.historyBudgetTokens),
+  AGENTDESK_HISTORY_CACHE_TOKENS: integer(0, 100_000_000, defaultTurnSettings.historyCacheTokens),
   AGENTDESK_MAX_MODEL_CALLS: integer(1, 64, defaultTurnSettings.maxModelCalls),
   // At least a second so renewals (every third) are not a database storm; at most two minutes so
   // a crash never blocks a session for long.
@@ -215,6 +216,7 @@ export function loadConfig(
       ...defaultTurnSettings,
       scratchpadBudgetTokens: values.AGENTDESK_SCRATCHPAD_BUDGET_TOKENS,
       historyBudgetTokens: values.AGENTDESK_HISTORY_BUDGET_TOKENS,
+      historyCacheTokens: values.AGENTDESK_HISTORY_CACHE_TOKENS,
       maxModelCalls: values.AGENTDESK_MAX_MODEL_CALLS,
       leaseMs: values.AGENTDESK_TURN_LEASE_MS,
     },

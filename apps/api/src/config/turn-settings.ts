@@ -10,6 +10,11 @@ export interface TurnSettings {
    * with the session (and a long session never overflows the model's context).
    */
   readonly historyBudgetTokens: number;
+  /**
+   * Tokens of history this process keeps between a session's turns (least recently used out; 0 =
+   * off): a turn then reads only what was written since the session's previous turn.
+   */
+  readonly historyCacheTokens: number;
   /** Tokens a tool result may take in the stored transcript (later turns see this copy; the full one is kept aside). */
   readonly storedToolResultTokens: number;
   /**
@@ -28,6 +33,8 @@ export const defaultTurnSettings: TurnSettings = {
   maxModelCalls: 8,
   scratchpadBudgetTokens: 8_000,
   historyBudgetTokens: 8_000,
+  // About 4 MB of message text, a few times that in memory: hundreds of busy sessions.
+  historyCacheTokens: 1_000_000,
   storedToolResultTokens: 4_000,
   leaseMs: DEFAULT_TURN_LEASE_MS,
   summarize: true,

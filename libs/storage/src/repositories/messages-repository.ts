@@ -114,6 +114,8 @@ export interface HistoryMessage {
 export interface HistoryPageRequest {
   /** Only messages with a smaller `seq` (the turn's own user message, exclusive). */
   readonly beforeSeq: number;
+  /** Only messages with a larger `seq` (what an earlier read already had, exclusive). */
+  readonly afterSeq?: number;
   readonly limit: number;
 }
 
@@ -300,6 +302,7 @@ export class MessagesRepository {
       .where('messages.session_id', '=', sessionId)
       .where('sessions.owner_user_id', '=', ownerUserId)
       .where('messages.seq', '<', page.beforeSeq)
+      .where('messages.seq', '>', page.afterSeq ?? -1)
       .where('messages.status', '=', 'complete')
       .orderBy('messages.seq', 'desc')
       .limit(page.limit)

@@ -30,6 +30,7 @@ import { SessionToolResultStore } from './session-tool-result-store';
 import { storedMessageTokens } from './stored-message-tokens';
 import { toContentParts } from './stored-messages';
 import { loadTurnHistory } from './turn-history';
+import { TurnHistoryCache } from './turn-history-cache';
 import type { TurnError, TurnEventSink } from './turn-events';
 import { TurnFailure, toTurnError } from './turn-failure';
 import { leaseLostFailure, TurnLeaseHeartbeat } from './turn-lease-heartbeat';
@@ -129,9 +130,11 @@ const toUsage = (usage: ChatCompletionResult['usage']): TokenUsage => ({
  */
 export class AgentTurnRunner {
   private readonly logger: Logger;
+  private readonly historyCache: TurnHistoryCache;
 
   constructor(private readonly dependencies: AgentTurnRunnerDependencies) {
     this.logger = dependencies.logger ?? pino({ level: 'silent' });
+    this.historyCache = new TurnHistoryCache(dependencies.settings.historyCacheTokens);
   }
 
   async run(clientInput: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
@@ -212,13 +215,17 @@ export class AgentTurnRunner {
       });
       let history: ChatMessage[];
       try {
-        history = await loadTurnHistory(repositories.messages, {
-          ownerUserId: input.ownerUserId,
-          sessionId: input.sessionId,
-          beforeSeq: userMessage!.seq,
-          budgetTokens: settings.historyBudgetTokens,
-          safetyFactor: tokenizerForModel(resolved.model).safetyFactor,
-        });
+        history = await loadTurnHistory(
+          repositories.messages,
+          {
+            ownerUserId: input.ownerUserId,
+            sessionId: input.sessionId,
+            beforeSeq: userMessage!.seq,
+            budgetTokens: settings.historyBudgetTokens,
+            safetyFactor: tokenizerForModel(resolved.model).safetyFactor,
+          },
+          this.historyCache,
+        );
       } catch (error) {
         return await this.failCall(input, emit, turn, [userMessage!], firstPending, error, {});
       }

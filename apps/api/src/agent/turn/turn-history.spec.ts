@@ -7,6 +7,7 @@ import type { JsonObject, Message, NewMessage } from '@agentdesk/storage';
 import { storedMessageTokens } from './stored-message-tokens';
 import { storedMessagesToChat, transcriptEntryOf } from './stored-messages';
 import { loadTurnHistory } from './turn-history';
+import { TurnHistoryCache, type CachedHistory } from './turn-history-cache';
 
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -197,5 +198,148 @@ describe('loadTurnHistory', () => {
     expect(history.length).toBeLessThan(400);
     expect(reads.length).toBeLessThanOrEqual(3);
     expect(reads.reduce((sum, rows) => sum + rows, 0)).toBeLessThan(600);
+  });
+
+  it('property: turn after turn, a cached history is exactly what a fresh read gives', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        // The transcript grows by a few messages per turn, as turns (and other replicas' turns) add them.
+        fc.array(fc.array(storedEntry, { maxLength: 6 }), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 400 }),
+        fc.constantFrom(1, 1.25),
+        fc.integer({ min: 0, max: 3 }),
+        async (turns, budgetTokens, safetyFactor, skippedTurn) => {
+          const { users, sessions, messages } = database.repositories;
+          const owner = await users.create({ externalId: `user-${Math.random()}` });
+          const session = await sessions.create({ ownerUserId: owner.id });
+          const cache = new TurnHistoryCache(1_000_000);
+          for (const [index, added] of turns.entries()) {
+            for (const { entry, counted } of added) {
+              await messages.append(owner.id, session.id, {
+                ...entry,
+                tokenCount: counted
+                  ? storedMessageTokens({ toolCalls: null, toolCallId: null, ...entry })
+                  : null,
+              });
+            }
+            const own = await messages.append(owner.id, session.id, {
+              role: 'user',
+              contentParts: [text('now')],
+            });
+            // One turn runs on another replica: this process's cache does not see it.
+            if (index === skippedTurn) continue;
+            const request = { ownerUserId: owner.id, sessionId: session.id, beforeSeq: own.message.seq };
+            const cached = await loadTurnHistory(messages, { ...request, budgetTokens, safetyFactor }, cache);
+            const fresh = await loadTurnHistory(messages, { ...request, budgetTokens, safetyFactor });
+            expect(cached).toEqual(fresh);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('with the cache, a turn reads only what was written since the previous turn', async () => {
+    const entries = Array.from({ length: 600 }, (_, index) => ({
+      entry: (index % 2 === 0
+        ? { role: 'user', contentParts: [text(`question ${index}`)] }
+        : { role: 'assistant', contentParts: [text(`answer ${index}`)] }) as NewMessage,
+      counted: true,
+    }));
+    const turn = await storeTranscript(entries);
+    const { messages } = database.repositories;
+    const reads: number[] = [];
+    const counting: typeof messages = Object.create(messages) as typeof messages;
+    counting.completeHistoryBefore = async (owner, session, page) => {
+      const rows = await messages.completeHistoryBefore(owner, session, page);
+      reads.push(rows.length);
+      return rows;
+    };
+    const cache = new TurnHistoryCache(1_000_000);
+    const request = { ...turn, budgetTokens: 2_000, safetyFactor: 1 };
+    const first = await loadTurnHistory(counting, request, cache);
+    expect(reads.reduce((sum, rows) => sum + rows, 0)).toBeGreaterThan(100);
+
+    // The turn's answer, then the next user message: the next turn reads these two rows only.
+    await messages.append(turn.ownerUserId, turn.sessionId, {
+      role: 'assistant',
+      contentParts: [text('sure')],
+    });
+    const next = await messages.append(turn.ownerUserId, turn.sessionId, {
+      role: 'user',
+      contentParts: [text('and?')],
+    });
+    reads.length = 0;
+    const second = await loadTurnHistory(counting, { ...request, beforeSeq: next.message.seq }, cache);
+    expect(reads).toEqual([2]);
+    expect(second).toEqual(await loadTurnHistory(messages, { ...request, beforeSeq: next.message.seq }));
+    expect(second.at(-1)).toEqual({ role: 'assistant', content: 'sure' });
+    expect(second.length).toBeLessThanOrEqual(first.length + 2);
+
+    // Another budget (another model's tokenizer) is not served from the cache.
+    reads.length = 0;
+    await loadTurnHistory(counting, { ...request, beforeSeq: next.message.seq, safetyFactor: 1.25 }, cache);
+    expect(reads.reduce((sum, rows) => sum + rows, 0)).toBeGreaterThan(100);
+  });
+});
+
+describe('TurnHistoryCache', () => {
+  const history = (tokens: number[]): CachedHistory => ({
+    throughSeq: tokens.length,
+    newestFirst: tokens.map((rawTokens, index) => ({
+      message: {
+        id: `m${index}`,
+        seq: tokens.length - index,
+        role: 'user',
+        contentParts: [text('x')],
+        toolCalls: null,
+        toolCallId: null,
+        isError: false,
+        tokenCount: rawTokens,
+      },
+      rawTokens,
+    })),
+    reachedStart: true,
+    budgetTokens: 1_000,
+    safetyFactor: 1,
+  });
+
+  it('keys entries by owner and session: another owner never gets a session’s history', () => {
+    const cache = new TurnHistoryCache(1_000);
+    cache.set('alice', 'session-1', history([10]));
+    expect(cache.get('alice', 'session-1')).toBeDefined();
+    expect(cache.get('mallory', 'session-1')).toBeUndefined();
+  });
+
+  it('property: never holds more tokens than its bound, and drops the least recently used first', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 500 }),
+        fc.array(
+          fc.tuple(fc.integer({ min: 0, max: 9 }), fc.array(fc.nat(120), { maxLength: 5 }), fc.boolean()),
+        ),
+        (maxTokens, operations) => {
+          const cache = new TurnHistoryCache(maxTokens);
+          for (const [session, tokens, read] of operations) {
+            if (read) cache.get('owner', `s${session}`);
+            else cache.set('owner', `s${session}`, history(tokens));
+            expect(cache.tokens).toBeLessThanOrEqual(maxTokens);
+            expect(cache.tokens).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+    );
+    const cache = new TurnHistoryCache(100);
+    cache.set('owner', 'a', history([40]));
+    cache.set('owner', 'b', history([40]));
+    cache.get('owner', 'a');
+    cache.set('owner', 'c', history([40]));
+    expect(cache.get('owner', 'b')).toBeUndefined();
+    expect(cache.get('owner', 'a')).toBeDefined();
+    expect(cache.get('owner', 'c')).toBeDefined();
+    // Off: nothing is kept.
+    const off = new TurnHistoryCache(0);
+    off.set('owner', 'a', history([1]));
+    expect(off.get('owner', 'a')).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import type { ChatMessage } from '@agentdesk/providers';
 import type { HistoryMessage, Repositories } from '@agentdesk/storage';
 import { storedMessageTokens } from './stored-message-tokens';
 import { storedMessagesToChat } from './stored-messages';
+import type { CachedHistory, CountedHistoryMessage, TurnHistoryCache } from './turn-history-cache';
 
 /** Rows of the first read while walking the transcript backwards (and the least of any later one). */
 export const HISTORY_PAGE_SIZE = 64;
@@ -58,18 +59,69 @@ function inBudgetMeasure(raw: number, safetyFactor: number): number {
   return safetyFactor === 1 ? raw : Math.ceil(raw * safetyFactor);
 }
 
+/** What walking the transcript backwards found: enough for the budget, or everything there is. */
+interface HistoryWalk {
+  readonly newestFirst: CountedHistoryMessage[];
+  readonly reachedStart: boolean;
+}
+
 /**
  * Reads the history a turn needs and nothing more: complete messages only, the columns a model
  * call uses, walking backwards page by page until the budget is spent — so the cost of a turn
- * stops growing with the session once its history fills the budget. Rows written before token
- * counts were stored are counted here and their counts written back (once).
+ * stops growing with the session once its history fills the budget. With a cache, only the
+ * messages written since the session's previous turn are read (see `TurnHistoryCache`). Rows
+ * written before token counts were stored are counted here and their counts written back (once).
  */
 export async function loadTurnHistory(
   messages: Repositories['messages'],
   request: HistoryRequest,
+  cache?: TurnHistoryCache,
 ): Promise<ChatMessage[]> {
-  const newestFirst: CountedMessage[] = [];
   const backfill: Array<{ messageId: string; tokenCount: number }> = [];
+  const cached = cache?.get(request.ownerUserId, request.sessionId);
+  let walk: HistoryWalk | undefined;
+  if (
+    cached !== undefined &&
+    cached.throughSeq < request.beforeSeq &&
+    cached.budgetTokens === request.budgetTokens &&
+    cached.safetyFactor === request.safetyFactor
+  ) {
+    const since = await walkBack(messages, request, backfill, {
+      afterSeq: cached.throughSeq,
+      budgeted: false,
+    });
+    walk = extendCached(since.newestFirst, cached, request);
+  }
+  walk ??= await walkBack(messages, request, backfill, { afterSeq: undefined, budgeted: true });
+  if (backfill.length > 0)
+    await messages.fillMissingTokenCounts(request.ownerUserId, request.sessionId, backfill);
+  cache?.set(request.ownerUserId, request.sessionId, {
+    throughSeq: request.beforeSeq - 1,
+    newestFirst: walk.newestFirst,
+    reachedStart: walk.reachedStart,
+    budgetTokens: request.budgetTokens,
+    safetyFactor: request.safetyFactor,
+  });
+  const counted = walk.newestFirst.map(({ message, rawTokens }) => ({
+    message,
+    tokens: inBudgetMeasure(rawTokens, request.safetyFactor),
+  }));
+  return storedMessagesToChat(
+    historyWindow(counted, request.budgetTokens).map((message) => ({ ...message, status: 'complete' })),
+  );
+}
+
+/**
+ * Complete messages before the turn's own, newest first: until the budget is spent (`budgeted`),
+ * or all of those after `afterSeq` (what was written since the cached read).
+ */
+async function walkBack(
+  messages: Repositories['messages'],
+  request: HistoryRequest,
+  backfill: Array<{ messageId: string; tokenCount: number }>,
+  bounds: { afterSeq: number | undefined; budgeted: boolean },
+): Promise<HistoryWalk> {
+  const newestFirst: CountedHistoryMessage[] = [];
   let used = 0;
   let beforeSeq = request.beforeSeq;
   let limit = HISTORY_PAGE_SIZE;
@@ -77,6 +129,7 @@ export async function loadTurnHistory(
     const page = await messages.completeHistoryBefore(request.ownerUserId, request.sessionId, {
       beforeSeq,
       limit,
+      ...(bounds.afterSeq !== undefined && { afterSeq: bounds.afterSeq }),
     });
     for (const message of page) {
       let raw = message.tokenCount;
@@ -84,24 +137,40 @@ export async function loadTurnHistory(
         raw = storedMessageTokens(message);
         backfill.push({ messageId: message.id, tokenCount: raw });
       }
-      const tokens = inBudgetMeasure(raw, request.safetyFactor);
-      newestFirst.push({ message, tokens });
-      used += tokens;
-      if (used > request.budgetTokens) break;
+      newestFirst.push({ message, rawTokens: raw });
+      used += inBudgetMeasure(raw, request.safetyFactor);
+      if (bounds.budgeted && used > request.budgetTokens) return { newestFirst, reachedStart: false };
     }
-    if (used > request.budgetTokens || page.length < limit) break;
+    if (page.length < limit) return { newestFirst, reachedStart: true };
     beforeSeq = page[page.length - 1]!.seq;
     // Size the next read by what the messages so far cost: a long session of short messages takes
     // one or two round trips, not one per 64 rows.
     const averageTokens = Math.max(1, used / newestFirst.length);
-    limit = Math.min(
-      MAX_HISTORY_PAGE_SIZE,
-      Math.max(HISTORY_PAGE_SIZE, Math.ceil(((request.budgetTokens - used) / averageTokens) * 1.25) + 1),
-    );
+    limit = bounds.budgeted
+      ? Math.min(
+          MAX_HISTORY_PAGE_SIZE,
+          Math.max(HISTORY_PAGE_SIZE, Math.ceil(((request.budgetTokens - used) / averageTokens) * 1.25) + 1),
+        )
+      : MAX_HISTORY_PAGE_SIZE;
   }
-  if (backfill.length > 0)
-    await messages.fillMissingTokenCounts(request.ownerUserId, request.sessionId, backfill);
-  return storedMessagesToChat(
-    historyWindow(newestFirst, request.budgetTokens).map((message) => ({ ...message, status: 'complete' })),
-  );
+}
+
+/**
+ * The new messages in front of the cached ones, cut where the budget overflows — exactly what a
+ * full walk would have read. Undefined when the cached messages run out before the budget does
+ * and they do not reach the session's start (then the transcript is walked again).
+ */
+function extendCached(
+  since: readonly CountedHistoryMessage[],
+  cached: CachedHistory,
+  request: HistoryRequest,
+): HistoryWalk | undefined {
+  const newestFirst: CountedHistoryMessage[] = [];
+  let used = 0;
+  for (const counted of [since, cached.newestFirst].flat()) {
+    newestFirst.push(counted);
+    used += inBudgetMeasure(counted.rawTokens, request.safetyFactor);
+    if (used > request.budgetTokens) return { newestFirst, reachedStart: false };
+  }
+  return cached.reachedStart ? { newestFirst, reachedStart: true } : undefined;
 }
