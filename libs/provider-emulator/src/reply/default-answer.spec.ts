@@ -70,6 +70,38 @@ describe('defaultAnswer', () => {
     );
   });
 
+  it('passes the user’s quoted code to the first required free-text parameter, nowhere else', () => {
+    const runCommand: OfferedTool = {
+      name: 'run_command',
+      description: 'Runs a shell command',
+      parameters: {
+        type: 'object',
+        properties: {
+          mode: { type: 'string', enum: ['fast', 'safe'] },
+          timeout_seconds: { type: 'integer', minimum: 1 },
+          command: { type: 'string', minLength: 1, maxLength: 40 },
+        },
+        required: ['mode', 'timeout_seconds', 'command'],
+      },
+    };
+    const ask = (text: string) =>
+      defaultAnswer(
+        { kind: 'none' },
+        { ...plainConversation, tools: [runCommand], lastTurn: { kind: 'user', text } },
+      );
+    const called = ask('Please use run_command to run `ls -la /workspace` for me');
+    expect(called).toMatchObject({
+      kind: 'tool-calls',
+      toolCalls: [{ name: 'run_command', arguments: { mode: 'fast', command: 'ls -la /workspace' } }],
+    });
+    // Too long for the parameter: the schema's own example stays.
+    const tooLong = ask(`run_command: \`${'x'.repeat(41)}\``);
+    expect(tooLong.kind === 'tool-calls' && tooLong.toolCalls[0]?.arguments['command']).not.toContain('xxx');
+    // Nothing quoted: the schema's example.
+    const plain = ask('run_command please');
+    expect(plain.kind === 'tool-calls' && typeof plain.toolCalls[0]?.arguments['command']).toBe('string');
+  });
+
   it('answers JSON when asked natively or by instruction, text otherwise', () => {
     expect(defaultAnswer({ kind: 'object' }, plainConversation)).toEqual({ kind: 'json' });
     expect(

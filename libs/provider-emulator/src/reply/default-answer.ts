@@ -23,7 +23,8 @@ const jsonInstruction = /\b(?:respond|reply|answer|return|output|format|write|gi
  *
  * 1. Tool calls when the tool choice demands one (a named tool, or any tool: the ones the last user
  *    message mentions, else the first allowed), or, under `auto`, when the last user message
- *    mentions tools (see {@link toolsMentioned}). Arguments conform to the tool's parameter schema.
+ *    mentions tools (see {@link toolsMentioned}). Arguments conform to the tool's parameter schema
+ *    (with the user's `quoted code` in the first required free-text parameter).
  * 2. JSON when the request asks for it natively (conforming to its schema, else a small object) or
  *    by instruction in the system prompt or the last user message (a small object).
  * 3. Text that quotes the tool results, when the conversation ends with them.
@@ -61,14 +62,42 @@ function defaultToolCalls(conversation: ConversationFacts): ScriptedToolCall[] {
       break;
   }
   if (!conversation.parallelToolCalls) chosen = chosen.slice(0, 1);
-  return chosen.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool) }));
+  return chosen.map((tool) => ({ name: tool.name, arguments: argumentsFor(tool, userText) }));
 }
 
-/** An instance of the tool's parameter schema; tools without parameters get `{}`. */
-function argumentsFor(tool: OfferedTool): Record<string, unknown> {
+/** Text the user quoted as code (`…`): what a model would pass as a command, a path or a query. */
+const codeSpan = /`([^`\n]+)`/;
+
+/**
+ * An instance of the tool's parameter schema; tools without parameters get `{}`. When the user
+ * quoted something as code, the first required free-text parameter gets it ("run `ls -la`" runs
+ * `ls -la`), so the offline demo does what was asked; everything else is the schema's example.
+ */
+function argumentsFor(tool: OfferedTool, userText: string): Record<string, unknown> {
   if (tool.parameters === undefined) return {};
   const value = jsonFromSchema(tool.parameters);
-  return isRecord(value) ? value : {};
+  if (!isRecord(value)) return {};
+  const quoted = codeSpan.exec(userText)?.[1];
+  const slot = quoted === undefined ? undefined : freeTextParameter(tool.parameters, quoted);
+  return slot === undefined ? value : { ...value, [slot]: quoted };
+}
+
+/** The first required parameter that is a plain string the quoted text satisfies. */
+function freeTextParameter(parameters: unknown, text: string): string | undefined {
+  if (!isRecord(parameters) || !isRecord(parameters['properties'])) return undefined;
+  const properties = parameters['properties'];
+  const required = Array.isArray(parameters['required']) ? parameters['required'] : [];
+  for (const name of required) {
+    if (typeof name !== 'string') continue;
+    const property = properties[name];
+    if (!isRecord(property) || property['type'] !== 'string') continue;
+    if (['enum', 'const', 'pattern', 'format'].some((keyword) => keyword in property)) continue;
+    const { minLength, maxLength } = property;
+    if (typeof minLength === 'number' && text.length < minLength) continue;
+    if (typeof maxLength === 'number' && text.length > maxLength) continue;
+    return name;
+  }
+  return undefined;
 }
 
 function asksForJson(conversation: ConversationFacts): boolean {
