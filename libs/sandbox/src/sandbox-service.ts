@@ -30,7 +30,8 @@ export interface SandboxServiceOptions {
 /** What a session's tools call: everything runs in that session's own container. */
 export interface SessionSandbox {
   readonly sessionId: string;
-  exec(input: RunCommandInput): Promise<CommandResult>;
+  /** Runs a command; aborting `signal` kills it (with its child processes) and rejects with `exec-cancelled`. */
+  exec(input: RunCommandInput, signal?: AbortSignal): Promise<CommandResult>;
   readFile(path: string): Promise<WorkspaceFile>;
   writeFile(path: string, content: Buffer | string): Promise<{ path: string; bytes: number }>;
   listFiles(options?: ListFilesOptions): Promise<{ entries: WorkspaceEntry[]; truncated: boolean }>;
@@ -139,12 +140,19 @@ export class SandboxService {
     const use = <T>(run: (containerId: string) => Promise<T>) => this.containers.use(sessionId, run);
     return {
       sessionId,
-      exec: (input) =>
+      exec: (input, signal) =>
         use((containerId) =>
-          runCommand(this.engine, this.config, containerId, input, {
-            read: () => this.oomKills.get(containerId) ?? 0,
-            write: (count) => this.oomKills.set(containerId, count),
-          }),
+          runCommand(
+            this.engine,
+            this.config,
+            containerId,
+            input,
+            {
+              read: () => this.oomKills.get(containerId) ?? 0,
+              write: (count) => this.oomKills.set(containerId, count),
+            },
+            signal,
+          ),
         ),
       readFile: (path) =>
         use((containerId) => readWorkspaceFile(this.engine, this.config, containerId, path)),

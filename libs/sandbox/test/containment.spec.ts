@@ -76,6 +76,28 @@ describe.concurrent('containment', () => {
     expect(processes.stdout.text).toContain('sleep infinity');
   });
 
+  it('kills a cancelled command and its children at once, long before its timeout', async () => {
+    const sandbox = service.forSession('cancelled');
+    const controller = new AbortController();
+    const started = performance.now();
+    const running = sandbox.exec(
+      { command: 'echo started; (sleep 302 &) ; sleep 303', timeoutMs: 60_000 },
+      controller.signal,
+    );
+    setTimeout(() => controller.abort(), 1000);
+    const error = await rejection(running);
+    expect(error.code).toBe('exec-cancelled');
+    expect((error.details['stdout'] as { text: string }).text).toBe('started\n');
+    expect(performance.now() - started).toBeLessThan(30_000);
+    const processes = await sandbox.exec({ command: 'ps -o args' });
+    expect(processes.stdout.text).not.toMatch(/sleep 30[23]/);
+    // Already cancelled: nothing starts.
+    expect((await rejection(sandbox.exec({ command: 'touch never' }, controller.signal))).code).toBe(
+      'exec-cancelled',
+    );
+    expect((await sandbox.exec({ command: 'ls' })).stdout.text).not.toContain('never');
+  });
+
   it('has no network', async () => {
     const sandbox = service.forSession('network');
     const result = await sandbox.exec({

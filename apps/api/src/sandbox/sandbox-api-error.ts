@@ -22,6 +22,7 @@ export function toSandboxApiError(error: unknown): ApiError {
     case 'image-missing':
     case 'build-failed':
     case 'exec-timeout':
+    case 'exec-cancelled':
     case 'out-of-memory':
     case 'file-not-found':
     case 'file-too-large':

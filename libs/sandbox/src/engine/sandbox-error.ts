@@ -15,6 +15,8 @@ export type SandboxErrorCode =
   | 'container-missing'
   /** A command ran past its timeout; its process tree was killed inside the container. */
   | 'exec-timeout'
+  /** The caller gave up (the turn was cancelled); the command's process tree was killed inside the container. */
+  | 'exec-cancelled'
   /** A command was killed by the kernel's out-of-memory killer (exit 137). */
   | 'out-of-memory'
   /** A path outside /workspace, or one that is not a plain relative file path. */

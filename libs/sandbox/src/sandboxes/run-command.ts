@@ -36,7 +36,8 @@ const streamCloseGraceMs = 5000;
  * Runs a shell command in a running sandbox container with a timeout and capped, demultiplexed
  * output. On timeout the command's whole process tree is killed *inside* the container (closing
  * the client stream alone would leave it running) and `exec-timeout` is thrown with the partial
- * output; a SIGKILL that the cgroup's OOM counter confirms becomes `out-of-memory`.
+ * output; when `signal` aborts first (the turn was cancelled) the tree is killed the same way and
+ * `exec-cancelled` is thrown. A SIGKILL that the cgroup's OOM counter confirms becomes `out-of-memory`.
  */
 export async function runCommand(
   engine: EngineClient,
@@ -44,6 +45,7 @@ export async function runCommand(
   containerId: string,
   input: RunCommandInput,
   oomKills: { read(): number; write(count: number): void },
+  signal?: AbortSignal,
 ): Promise<CommandResult> {
   const parsed = runCommandInputSchema.safeParse(input);
   if (!parsed.success) {
@@ -57,6 +59,7 @@ export async function runCommand(
     parsed.data.maxOutputBytes ?? config.exec.maxOutputBytes,
     config.exec.maxOutputBytes,
   );
+  if (signal?.aborted === true) throw cancelled(0);
   const execId = randomUUID();
   // The in-container `timeout` is a backstop for when this process dies before its timer fires.
   const backstopSeconds = Math.ceil(timeoutMs / 1000) + 5;
@@ -71,15 +74,20 @@ export async function runCommand(
   const output = new OutputDemultiplexer(maxOutputBytes);
   const finished = collect(stream, output);
 
-  let timedOut = false;
+  let stoppedBy: 'timeout' | 'cancelled' | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
+  const abort = new Promise<'cancelled'>((resolve) => {
+    onAbort = () => resolve('cancelled');
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
   try {
-    const first = await Promise.race([finished.then(() => 'done' as const), timeout]);
-    if (first === 'timeout') {
-      timedOut = true;
+    const first = await Promise.race([finished.then(() => 'done' as const), timeout, abort]);
+    if (first !== 'done') {
+      stoppedBy = first;
       await killTree(engine, containerId, execId);
       await Promise.race([finished, delay(streamCloseGraceMs)]);
       stream.destroy();
@@ -88,10 +96,12 @@ export async function runCommand(
     throw toSandboxError(error, `run a command in container ${containerId}`, 'container-missing');
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
   const durationMs = performance.now() - started;
   const partial = { stdout: output.stdout(), stderr: output.stderr(), durationMs };
-  if (timedOut) {
+  if (stoppedBy === 'cancelled') throw cancelled(durationMs, partial);
+  if (stoppedBy === 'timeout') {
     throw new SandboxError(
       'exec-timeout',
       `the command ran longer than ${timeoutMs} ms and was killed with its child processes`,
@@ -135,6 +145,14 @@ async function recoverFromSaturation(
     );
   }
   throw error;
+}
+
+function cancelled(durationMs: number, partial: Record<string, unknown> = {}): SandboxError {
+  return new SandboxError(
+    'exec-cancelled',
+    `the command was cancelled after ${Math.round(durationMs)} ms and killed with its child processes`,
+    { details: partial },
+  );
 }
 
 function collect(stream: Duplex, output: OutputDemultiplexer): Promise<void> {

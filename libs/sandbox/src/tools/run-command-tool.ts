@@ -29,10 +29,14 @@ export function runCommandTool(config: SandboxConfig, sandboxFor: SandboxResolve
       .strict(),
     async execute({ command, timeout_seconds }, context) {
       try {
-        const result = await sandboxFor(context).exec({
-          command,
-          ...(timeout_seconds === undefined ? {} : { timeoutMs: timeout_seconds * 1000 }),
-        });
+        // A cancelled turn kills its running command instead of leaving it to its timeout.
+        const result = await sandboxFor(context).exec(
+          {
+            command,
+            ...(timeout_seconds === undefined ? {} : { timeoutMs: timeout_seconds * 1000 }),
+          },
+          context.signal,
+        );
         return { content: formatCommandResult(result), isError: false };
       } catch (error) {
         return sandboxErrorOutput('run_command', error);

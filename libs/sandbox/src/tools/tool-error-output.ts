@@ -17,6 +17,8 @@ function describeFailure(error: SandboxError): string {
   switch (error.code) {
     case 'exec-timeout':
       return `timed out: ${error.message}.${partialOutput(error)}`;
+    case 'exec-cancelled':
+      return `cancelled: ${error.message}.${partialOutput(error)}`;
     case 'out-of-memory':
       return `out of memory: ${error.message}. Use less memory (smaller inputs, streaming) and retry.${partialOutput(error)}`;
     case 'engine-unavailable':

@@ -243,6 +243,53 @@ export function describeSandboxTurns(engine: Engine): void {
       expect(await expiresAt()).toBeNull();
     });
 
+    it('a client that goes away mid-command cancels the turn, and the command is killed with its children', async () => {
+      test.emulator.script({
+        kind: 'tool-calls',
+        toolCalls: [
+          {
+            id: 'call_forever',
+            name: 'run_command',
+            arguments: { command: '(sleep 304 &); echo begun; sleep 305', timeout_seconds: 60 },
+          },
+        ],
+      });
+      const base = await test.api.listen();
+      const controller = new AbortController();
+      const pending = fetch(`${base}/v1/sessions/${session.id}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${aliceKey.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content: 'Run it and hang up' }),
+        signal: controller.signal,
+      }).catch(() => undefined);
+      const service = test.api.app.get(SandboxRuntime).service!;
+      const processes = async () =>
+        (await service.forSession(session.id).exec({ command: 'ps -o args' })).stdout.text;
+      for (let waited = 0; !/sleep 305/.test(await processes()) && waited < 100; waited += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await processes()).toMatch(/sleep 305/);
+      controller.abort();
+      await pending;
+      let left = await processes();
+      for (let waited = 0; /sleep 30[45]/.test(left) && waited < 100; waited += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        left = await processes();
+      }
+      // Gone within seconds, not at the 60 s timeout.
+      expect(left).not.toMatch(/sleep 30[45]/);
+      let messages = await transcript();
+      for (
+        let waited = 0;
+        messages.some((message) => message.status === 'pending') && waited < 100;
+        waited += 1
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        messages = await transcript();
+      }
+      expect(toolText(messages, 'call_forever')).toContain('run_command: cancelled:');
+      expect(toolText(messages, 'call_forever')).toContain('begun');
+    });
+
     it('keeps one session’s files from another session, and deleting a session removes its sandbox', async () => {
       const other = await createSession(test.api.repositories, alice, 'other');
       test.emulator.script(
