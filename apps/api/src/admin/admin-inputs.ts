@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { auditReasonQueryField } from '../audit/audit-reason';
 import { adminListSessionsQuery } from '../sessions/session-inputs';
-import { cursorSchema, pageSizeSchema, singleLineText } from '../http/inputs';
+import { cursorSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
 import { MAX_TOOL_RESULT_PAGE_CHARACTERS } from '@agentdesk/api-contract';
 
@@ -19,11 +19,25 @@ export const adminListSessionsAuditedQuery = z
   .object({ ...adminListSessionsQuery.shape, ...auditReasonQueryField })
   .strict();
 
+/** Users one lookup may name (one page of the largest size). */
+export const MAX_USER_IDS = MAX_PAGE_SIZE;
+
 /** `GET /v1/admin/users`. */
 export const adminListUsersQuery = z
   .object({
     portalId: singleLineText(200).optional(),
     search: singleLineText(200).optional(),
+    ids: z
+      .string()
+      .transform((value) => [...new Set(value.split(','))])
+      .pipe(
+        z
+          .array(idSchema)
+          .min(1)
+          .max(MAX_USER_IDS, { error: `at most ${MAX_USER_IDS} ids, comma-separated` }),
+      )
+      .optional()
+      .describe(`Only these users: up to ${MAX_USER_IDS} ids, comma-separated`),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
     ...auditReasonQueryField,

@@ -28,7 +28,8 @@ export class AdminUsersController {
 
   @Get()
   @ApiOperation({
-    summary: 'List users, newest first (filter by portal, search external id or name; audited)',
+    summary:
+      'List users, newest first (filter by portal, search external id or name, or look up to 100 ids; audited)',
   })
   @DocumentsAuditReason()
   @Returns(200, pageJsonSchema(userJsonSchema), 'One page of users')
@@ -40,6 +41,7 @@ export class AdminUsersController {
       {
         ...(query.portalId === undefined ? {} : { portalId: query.portalId }),
         ...(query.search === undefined ? {} : { search: query.search }),
+        ...(query.ids === undefined ? {} : { ids: query.ids }),
       },
       { limit: query.limit, cursor: query.cursor ?? null },
     );

@@ -18,6 +18,8 @@ export interface UserListFilter {
   readonly portalId?: string;
   /** Case-insensitive substring of the external id or display name. */
   readonly search?: string;
+  /** Only these users (a lookup by id, e.g. to name the users of a usage report). */
+  readonly ids?: readonly string[];
 }
 
 /**
@@ -100,6 +102,10 @@ export class UsersRepository {
   async listForAdmin(filter: UserListFilter = {}, page: PageRequest = {}): Promise<Page<User>> {
     let query = this.context.db.selectFrom('users').selectAll();
     if (filter.portalId !== undefined) query = query.where('portal_id', '=', filter.portalId);
+    if (filter.ids !== undefined) {
+      if (filter.ids.length === 0) return { items: [], nextCursor: null };
+      query = query.where('id', 'in', filter.ids);
+    }
     if (filter.search !== undefined && filter.search.length > 0) {
       const pattern = containsPattern(filter.search);
       query = query.where(

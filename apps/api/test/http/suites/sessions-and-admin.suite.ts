@@ -543,5 +543,56 @@ export function describeSessionsAndAdmin(engine: Engine): void {
         (await test.request({ method: 'GET', url: '/v1/admin/users', key: created.key })).statusCode,
       ).toBe(401);
     });
+    it('looks users up by id (up to 100, comma-separated), audited with the ids asked for', async () => {
+      const bob = await createLocalUser(test.api.repositories, 'bob');
+      const carol = await createLocalUser(test.api.repositories, 'carol');
+      await createLocalUser(test.api.repositories, 'dave');
+      const unknown = '00000000-0000-7000-8000-000000000000';
+      const lookup = await test.request({
+        method: 'GET',
+        url: `/v1/admin/users?ids=${carol.id},${bob.id},${unknown},${bob.id}`,
+        key: viewerKey.key,
+      });
+      expect(lookup.statusCode).toBe(200);
+      const found = lookup.json<PageBody<{ id: string; externalId: string }>>();
+      expect(found.items.map((user) => user.externalId)).toEqual(['carol', 'bob']);
+      expect(found.nextCursor).toBeNull();
+      expect((await test.api.repositories.audit.list({ action: 'admin.users.list' })).items).toMatchObject([
+        { details: { filter: { ids: [carol.id, bob.id, unknown] }, count: 2 } },
+      ]);
+      // Combined with the other filters, all must hold.
+      const narrowed = await test.request({
+        method: 'GET',
+        url: `/v1/admin/users?ids=${carol.id},${bob.id}&search=car`,
+        key: viewerKey.key,
+      });
+      expect(narrowed.json<PageBody<{ externalId: string }>>().items.map((user) => user.externalId)).toEqual([
+        'carol',
+      ]);
+      // Malformed, empty or too many ids: a 400 that says which.
+      const tooMany = Array.from({ length: 101 }, () => unknown).map((id, index) =>
+        id.replace(/0{3}$/, String(index).padStart(3, '0')),
+      );
+      for (const [ids, problem] of [
+        ['not-an-id', 'must be an id'],
+        ['', 'must be an id'],
+        [`${bob.id},`, 'must be an id'],
+        [tooMany.join(','), 'at most 100 ids'],
+      ] as const) {
+        const refused = await test.request({
+          method: 'GET',
+          url: `/v1/admin/users?ids=${encodeURIComponent(ids)}`,
+          key: viewerKey.key,
+        });
+        expect(refused.statusCode, ids).toBe(400);
+        expect(refused.body, ids).toContain(problem);
+        expect(refused.body, ids).toContain('ids');
+      }
+      // A user key may not look anyone up.
+      expect(
+        (await test.request({ method: 'GET', url: `/v1/admin/users?ids=${bob.id}`, key: aliceKey.key }))
+          .statusCode,
+      ).toBe(403);
+    });
   });
 }
