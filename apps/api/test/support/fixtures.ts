@@ -33,6 +33,16 @@ export async function issueUserKey(
 }
 
 /** Issues a portal key. */
+/** The two staff keys most suites need: an admin (user `root`) and a viewer (user `qa`). */
+export async function issueStaffKeys(
+  repositories: Repositories,
+): Promise<{ adminKey: IssuedKey; viewerKey: IssuedKey }> {
+  return {
+    adminKey: await issueUserKey(repositories, await createLocalUser(repositories, 'root'), 'admin'),
+    viewerKey: await issueUserKey(repositories, await createLocalUser(repositories, 'qa'), 'viewer'),
+  };
+}
+
 export async function issuePortalKey(
   repositories: Repositories,
   portalId: string,

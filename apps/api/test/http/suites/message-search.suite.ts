@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { messageSearchHitJsonSchema, pageJsonSchema } from '@agentdesk/api-contract';
 import type { User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
-import { createLocalUser, issueUserKey, type IssuedKey } from '../../support/fixtures';
+import { createLocalUser, issueStaffKeys, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
 
 const searchPageSchema = pageJsonSchema(messageSearchHitJsonSchema);
@@ -28,16 +28,7 @@ export function describeMessageSearch(engine: Engine): void {
       test = await startTestApi(engine);
       alice = await createLocalUser(test.api.repositories, 'alice');
       bob = await createLocalUser(test.api.repositories, 'bob');
-      adminKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'root'),
-        'admin',
-      );
-      viewerKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'qa'),
-        'viewer',
-      );
+      ({ adminKey, viewerKey } = await issueStaffKeys(test.api.repositories));
     });
     afterEach(async () => {
       await test.close();

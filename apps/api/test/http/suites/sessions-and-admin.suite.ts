@@ -7,6 +7,7 @@ import {
   issuePortalKey,
   issueUserKey,
   type IssuedKey,
+  issueStaffKeys,
 } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
 
@@ -39,16 +40,7 @@ export function describeSessionsAndAdmin(engine: Engine): void {
       test = await startTestApi(engine);
       alice = await createLocalUser(test.api.repositories, 'alice');
       aliceKey = await issueUserKey(test.api.repositories, alice);
-      adminKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'root'),
-        'admin',
-      );
-      viewerKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'qa'),
-        'viewer',
-      );
+      ({ adminKey, viewerKey } = await issueStaffKeys(test.api.repositories));
     });
     afterEach(async () => {
       await test.close();

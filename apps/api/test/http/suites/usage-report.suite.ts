@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { usageReportJsonSchema, type UsageReportJson } from '@agentdesk/api-contract';
 import { newId, type TokenUsage, type User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
-import { createLocalUser, issueUserKey, type IssuedKey } from '../../support/fixtures';
+import { createLocalUser, issueStaffKeys, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
 
 interface SeededCall {
@@ -68,16 +68,7 @@ export function describeUsageReport(engine: Engine): void {
       test = await startTestApi(engine);
       alice = await createLocalUser(test.api.repositories, 'alice');
       portalBob = await test.api.repositories.users.create({ externalId: 'bob', portalId: 'shop' });
-      adminKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'root'),
-        'admin',
-      );
-      viewerKey = await issueUserKey(
-        test.api.repositories,
-        await createLocalUser(test.api.repositories, 'qa'),
-        'viewer',
-      );
+      ({ adminKey, viewerKey } = await issueStaffKeys(test.api.repositories));
     });
     afterEach(async () => {
       await test.close();
