@@ -10,7 +10,6 @@ import { RequireScope } from '../routes/route-policy';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '@agentdesk/api-contract';
 import { streamBuildLog } from './build-event-stream';
 import { SandboxAdminService } from './sandbox-admin.service';
 import {
@@ -26,13 +25,14 @@ import {
   buildWithLogJsonSchema,
   containerJsonSchema,
   imageStatusJsonSchema,
+  pageJsonSchema,
   pinReportJsonSchema,
   rebuildAcceptedJsonSchema,
   type BuildJson,
   type BuildWithLogJson,
   type ContainerJson,
   type ImageStatusJson,
-} from './sandbox-json';
+} from '@agentdesk/api-contract';
 
 const auditReasonHeader = {
   name: AUDIT_REASON_HEADER,

@@ -12,16 +12,8 @@ import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
 import { answeringSandboxErrors } from './sandbox-api-error';
-import {
-  toBuildJson,
-  toContainerJson,
-  toImageStatusJson,
-  toPinReportJson,
-  type BuildJson,
-  type BuildWithLogJson,
-  type ContainerJson,
-  type ImageStatusJson,
-} from './sandbox-json';
+import type { BuildJson, BuildWithLogJson, ContainerJson, ImageStatusJson } from '@agentdesk/api-contract';
+import { toBuildJson, toContainerJson, toImageStatusJson, toPinReportJson } from './sandbox-json';
 import { SandboxRuntime } from './sandbox-runtime';
 
 /** Who is acting, for the audit record. */

@@ -9,19 +9,7 @@ import type {
 } from '@agentdesk/api-contract';
 
 // The JSON shapes live in @agentdesk/api-contract (the console reads them too); these map the
-// sandbox lib's and storage's values to them. Re-exported for the API's own files.
-export {
-  buildJsonSchema,
-  buildWithLogJsonSchema,
-  containerJsonSchema,
-  imageStatusJsonSchema,
-  pinReportJsonSchema,
-  rebuildAcceptedJsonSchema,
-  type BuildJson,
-  type BuildWithLogJson,
-  type ContainerJson,
-  type ImageStatusJson,
-} from '@agentdesk/api-contract';
+// sandbox lib's and storage's values to them.
 
 function toPinJson(pin: PinStatus): PinStatusJson {
   return { name: pin.name, state: pin.state, imageId: pin.imageId ?? null, pinned: pin.pinned };
