@@ -110,7 +110,9 @@ test.describe('the containers table', () => {
       await page.keyboard.press('Enter');
       const confirm = table.getByRole('button', { name: /^Confirm removal of / });
       await expect(confirm).toBeInViewport({ ratio: 1 });
+      await expect(confirm).toBeFocused();
       await table.getByRole('button', { name: 'Cancel' }).click();
+      await expect(first).toBeFocused();
       await expectAccessible(page);
       await keepScreenshot(page, testInfo, `sandbox-containers-${viewport.name}`);
     }

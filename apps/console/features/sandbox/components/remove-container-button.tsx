@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { callConsole } from '../../console-call';
 
 /** Remove one container, after a confirmation in place (a session's sandbox returns on its next use). */
@@ -13,6 +13,18 @@ export function RemoveContainerButton({ containerId, name }: { containerId: stri
   // Until React has hydrated, a click would do nothing: the controls wait for it.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  // Focus follows the control that replaced the one pressed (keyboard users keep their place), and
+  // the confirmation is scrolled fully into view even when Remove sat at the edge of the screen.
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  const removeButton = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+  useEffect(() => {
+    if (confirming) {
+      confirmButton.current?.focus();
+      confirmButton.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    } else if (wasConfirming.current) removeButton.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
 
   async function remove(): Promise<void> {
     setBusy(true);
@@ -31,7 +43,13 @@ export function RemoveContainerButton({ containerId, name }: { containerId: stri
     <div className="remove-container">
       {confirming ? (
         <span role="group" aria-label={`Confirm removing ${name}`}>
-          <button type="button" className="danger" onClick={() => void remove()} disabled={busy}>
+          <button
+            ref={confirmButton}
+            type="button"
+            className="danger"
+            onClick={() => void remove()}
+            disabled={busy}
+          >
             {busy ? 'Removing…' : `Confirm removal of ${name}`}
           </button>{' '}
           <button type="button" className="secondary" onClick={() => setConfirming(false)} disabled={busy}>
@@ -40,6 +58,7 @@ export function RemoveContainerButton({ containerId, name }: { containerId: stri
         </span>
       ) : (
         <button
+          ref={removeButton}
           type="button"
           className="secondary"
           onClick={() => setConfirming(true)}
