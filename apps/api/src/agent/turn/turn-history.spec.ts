@@ -75,6 +75,29 @@ async function storeTranscript(entries: ReadonlyArray<{ entry: NewMessage; count
   return { ownerUserId: owner.id, sessionId: session.id, beforeSeq: own.message.seq };
 }
 
+/** `count` alternating questions and answers, with stored counts. */
+function questionsAndAnswers(count: number): Array<{ entry: NewMessage; counted: boolean }> {
+  return Array.from({ length: count }, (_, index) => ({
+    entry: (index % 2 === 0
+      ? { role: 'user', contentParts: [text(`question ${index}`)] }
+      : { role: 'assistant', contentParts: [text(`answer ${index}`)] }) as NewMessage,
+    counted: true,
+  }));
+}
+
+/** The messages repository, with the rows of every history read recorded (read by read). */
+function countingHistoryReads() {
+  const messages = database.repositories.messages;
+  const reads: number[] = [];
+  const counting: typeof messages = Object.create(messages) as typeof messages;
+  counting.completeHistoryBefore = async (owner, session, page) => {
+    const rows = await messages.completeHistoryBefore(owner, session, page);
+    reads.push(rows.length);
+    return rows;
+  };
+  return { counting, reads };
+}
+
 async function everyMessage(ownerUserId: string, sessionId: string): Promise<Message[]> {
   return (await database.repositories.messages.listForOwner(ownerUserId, sessionId, { limit: 500 })).items;
 }
@@ -178,21 +201,8 @@ describe('loadTurnHistory', () => {
   });
 
   it('reads a long session in a few round trips and stops once the budget is spent', async () => {
-    const entries = Array.from({ length: 1200 }, (_, index) => ({
-      entry: (index % 2 === 0
-        ? { role: 'user', contentParts: [text(`question ${index}`)] }
-        : { role: 'assistant', contentParts: [text(`answer ${index}`)] }) as NewMessage,
-      counted: true,
-    }));
-    const turn = await storeTranscript(entries);
-    const reads: number[] = [];
-    const messages = database.repositories.messages;
-    const counting: typeof messages = Object.create(messages) as typeof messages;
-    counting.completeHistoryBefore = async (owner, session, page) => {
-      const rows = await messages.completeHistoryBefore(owner, session, page);
-      reads.push(rows.length);
-      return rows;
-    };
+    const turn = await storeTranscript(questionsAndAnswers(1200));
+    const { counting, reads } = countingHistoryReads();
     const history = await loadTurnHistory(counting, { ...turn, budgetTokens: 2_000, safetyFactor: 1 });
     expect(history.length).toBeGreaterThan(100);
     expect(history.length).toBeLessThan(400);
@@ -240,21 +250,9 @@ describe('loadTurnHistory', () => {
   });
 
   it('with the cache, a turn reads only what was written since the previous turn', async () => {
-    const entries = Array.from({ length: 600 }, (_, index) => ({
-      entry: (index % 2 === 0
-        ? { role: 'user', contentParts: [text(`question ${index}`)] }
-        : { role: 'assistant', contentParts: [text(`answer ${index}`)] }) as NewMessage,
-      counted: true,
-    }));
-    const turn = await storeTranscript(entries);
+    const turn = await storeTranscript(questionsAndAnswers(600));
     const { messages } = database.repositories;
-    const reads: number[] = [];
-    const counting: typeof messages = Object.create(messages) as typeof messages;
-    counting.completeHistoryBefore = async (owner, session, page) => {
-      const rows = await messages.completeHistoryBefore(owner, session, page);
-      reads.push(rows.length);
-      return rows;
-    };
+    const { counting, reads } = countingHistoryReads();
     const cache = new TurnHistoryCache(1_000_000);
     const request = { ...turn, budgetTokens: 2_000, safetyFactor: 1 };
     const first = await loadTurnHistory(counting, request, cache);
