@@ -63,6 +63,9 @@ export class TurnHistoryCache {
     this.remove(key);
     const tokens = history.newestFirst.reduce((sum, counted) => sum + counted.rawTokens, 0);
     if (tokens > this.maxTokens) return;
+    // Later turns get these same objects (content parts, tool calls): frozen, a caller that changed
+    // one would fail loudly instead of changing another turn's history.
+    for (const counted of history.newestFirst) freezeDeep(counted.message);
     while (this.heldTokens + tokens > this.maxTokens) {
       const oldest = this.entries.keys().next();
       if (oldest.done === true) break;
@@ -78,6 +81,12 @@ export class TurnHistoryCache {
     this.entries.delete(key);
     this.heldTokens -= entry.tokens;
   }
+}
+
+function freezeDeep(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) freezeDeep(child);
 }
 
 const keyOf = (ownerUserId: string, sessionId: string): string => `${ownerUserId}\u0000${sessionId}`;

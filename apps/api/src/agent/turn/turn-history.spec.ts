@@ -302,6 +302,14 @@ describe('TurnHistoryCache', () => {
     safetyFactor: 1,
   });
 
+  it('freezes what it keeps, so no caller can change another turn’s history', () => {
+    const cache = new TurnHistoryCache(1_000);
+    cache.set('alice', 'session-1', history([10]));
+    const kept = cache.get('alice', 'session-1')!.newestFirst[0]!.message;
+    expect(() => ((kept.contentParts[0] as Record<string, unknown>)['text'] = 'changed')).toThrow(TypeError);
+    expect(() => (kept.contentParts as JsonObject[]).push(text('more'))).toThrow(TypeError);
+  });
+
   it('keys entries by owner and session: another owner never gets a session’s history', () => {
     const cache = new TurnHistoryCache(1_000);
     cache.set('alice', 'session-1', history([10]));
