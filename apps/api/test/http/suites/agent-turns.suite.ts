@@ -13,6 +13,7 @@ import {
 } from '../../support/fixtures';
 import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
 import { emulatorEnvironment } from '../../support/provider-emulator';
+import { sendTurnOverHttp } from '../../support/turn-over-http';
 
 interface SseEvent {
   event: string;
@@ -375,16 +376,9 @@ export function describeAgentTurns(engine: Engine): void {
     it('a client disconnect over real HTTP stops the turn and records it as failed', async () => {
       const base = await test.api.listen();
       test.emulator.script({ kind: 'hang' });
-      const controller = new AbortController();
-      const pending = fetch(`${base}/v1/sessions/${session.id}/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${aliceKey.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'hang up on me' }),
-        signal: controller.signal,
-      }).catch(() => undefined);
+      const turn = sendTurnOverHttp(base, session.id, aliceKey.key, 'hang up on me');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      controller.abort();
-      await pending;
+      await turn.hangUp();
       let messages: Array<{ status: string; error: { code?: string } | null }> = [];
       for (let attempt = 0; attempt < 50; attempt++) {
         messages = (await test.api.repositories.messages.listForOwner(alice.id, session.id))

@@ -7,6 +7,7 @@ import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
 import { startTestApi, type TestApi } from '../../support/test-api';
+import { sendTurnOverHttp } from '../../support/turn-over-http';
 
 interface MessageJson {
   role: string;
@@ -255,21 +256,14 @@ export function describeSandboxTurns(engine: Engine): void {
         ],
       });
       const base = await test.api.listen();
-      const controller = new AbortController();
-      const pending = fetch(`${base}/v1/sessions/${session.id}/messages`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${aliceKey.key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ content: 'Run it and hang up' }),
-        signal: controller.signal,
-      }).catch(() => undefined);
+      const turn = sendTurnOverHttp(base, session.id, aliceKey.key, 'Run it and hang up');
       const service = test.api.app.get(SandboxRuntime).service!;
       const processes = async () =>
         (await service.forSession(session.id).exec({ command: 'ps -o args' })).stdout.text;
       for (let waited = 0; !/sleep 305/.test(await processes()) && waited < 100; waited += 1)
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await processes()).toMatch(/sleep 305/);
-      controller.abort();
-      await pending;
+      await turn.hangUp();
       let left = await processes();
       for (let waited = 0; /sleep 30[45]/.test(left) && waited < 100; waited += 1) {
         await new Promise((resolve) => setTimeout(resolve, 50));
