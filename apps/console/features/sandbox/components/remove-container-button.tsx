@@ -19,9 +19,13 @@ export function RemoveContainerButton({ containerId, name }: { containerId: stri
   const removeButton = useRef<HTMLButtonElement>(null);
   const wasConfirming = useRef(false);
   useEffect(() => {
-    if (confirming) {
-      confirmButton.current?.focus();
-      confirmButton.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const confirm = confirmButton.current;
+    if (confirming && confirm !== null) {
+      confirm.focus();
+      // Focus alone may leave it cut at the screen's edge: bring it to the middle when it is.
+      const box = confirm.getBoundingClientRect();
+      if (box.top < 0 || box.left < 0 || box.bottom > window.innerHeight || box.right > window.innerWidth)
+        confirm.scrollIntoView({ block: 'center', inline: 'nearest' });
     } else if (wasConfirming.current) removeButton.current?.focus();
     wasConfirming.current = confirming;
   }, [confirming]);
