@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emulatorProviders, newAdminKey } from './support/api-environment';
 import {
   freePort,
   startProcess,
@@ -17,11 +17,6 @@ import { seedTranscripts } from './support/seed-transcripts';
 
 const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = (name: string) => join(workspaceRoot, 'node_modules/.bin', name);
-
-/** An admin key in the API's own layout (`adk_<32 hex>_<43 base64url>`), ensured by the API at start. */
-function newAdminKey(): string {
-  return `adk_${randomBytes(16).toString('hex')}_${randomBytes(32).toString('base64url')}`;
-}
 
 /**
  * The real stack for the browser tests: the provider emulator, a private Docker engine for the
@@ -75,13 +70,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: '256',
         AGENTDESK_ADMIN_KEY: adminKey,
         ...sandboxEngine.apiEnvironment,
-        AGENTDESK_DEFAULT_MODEL: 'gpt-test',
-        OPENAI_API_KEY: 'sk-emulator',
-        OPENAI_BASE_URL: `${emulatorUrl}/v1`,
-        ANTHROPIC_API_KEY: 'sk-ant-emulator',
-        ANTHROPIC_BASE_URL: emulatorUrl,
-        GEMINI_API_KEY: 'gemini-emulator',
-        GEMINI_BASE_URL: emulatorUrl,
+        ...emulatorProviders(emulatorUrl),
       },
     });
     started.push(api);

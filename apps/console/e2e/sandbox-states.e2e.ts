@@ -77,6 +77,13 @@ test.describe('the containers table', () => {
       for (const remove of await removes.all()) {
         await remove.evaluate((element) => element.closest('tr')?.scrollIntoView({ block: 'center' }));
         await expect(remove, viewport.name).toBeInViewport({ ratio: 1 });
+        // "Remove" reads as one word on one line (not "Remo / ve" in a squeezed column).
+        const lines = await remove.evaluate((element) => {
+          const text = document.createRange();
+          text.selectNodeContents(element);
+          return new Set([...text.getClientRects()].map((box) => Math.round(box.top))).size;
+        });
+        expect(lines, viewport.name).toBe(1);
       }
       // The page itself never scrolls sideways: nothing sticks out unless a scrolling box holds it.
       const sticksOut = await page.evaluate(() => {

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emulatorProviders, newAdminKey } from './api-environment';
 import { freePort, startProcess, stopProcess, waitForExit, waitForHttp, type Started } from './processes';
 
 const workspaceRoot = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -32,7 +32,7 @@ export async function startAlternateStack(
   };
   try {
     const [apiPort, consolePort] = [await freePort(), await freePort()];
-    const adminKey = `adk_${randomBytes(16).toString('hex')}_${randomBytes(32).toString('base64url')}`;
+    const adminKey = newAdminKey();
     const emulatorUrl = process.env.E2E_EMULATOR_URL ?? '';
     const quietEnvironment = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
     const api = startProcess('alternate API', bin('tsx'), ['apps/api/src/main.ts'], {
@@ -43,13 +43,7 @@ export async function startAlternateStack(
         PORT: String(apiPort),
         DATABASE_URL: `sqlite:${join(directory, 'agentdesk.db')}`,
         AGENTDESK_ADMIN_KEY: adminKey,
-        AGENTDESK_DEFAULT_MODEL: 'gpt-test',
-        OPENAI_API_KEY: 'sk-emulator',
-        OPENAI_BASE_URL: `${emulatorUrl}/v1`,
-        ANTHROPIC_API_KEY: 'sk-ant-emulator',
-        ANTHROPIC_BASE_URL: emulatorUrl,
-        GEMINI_API_KEY: 'gemini-emulator',
-        GEMINI_BASE_URL: emulatorUrl,
+        ...emulatorProviders(emulatorUrl),
         ...sandboxEnvironment,
       },
     });
