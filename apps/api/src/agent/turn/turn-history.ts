@@ -59,7 +59,7 @@ function inBudgetMeasure(raw: number, safetyFactor: number): number {
   return safetyFactor === 1 ? raw : Math.ceil(raw * safetyFactor);
 }
 
-/** What walking the transcript backwards found: enough for the budget, or everything there is. */
+/** What walking the transcript backwards found: enough for the budget, or everything there is (back to the start or to `afterSeq`). */
 interface HistoryWalk {
   readonly newestFirst: CountedHistoryMessage[];
   readonly reachedStart: boolean;
@@ -86,13 +86,12 @@ export async function loadTurnHistory(
     cached.budgetTokens === request.budgetTokens &&
     cached.safetyFactor === request.safetyFactor
   ) {
-    const since = await walkBack(messages, request, backfill, {
-      afterSeq: cached.throughSeq,
-      budgeted: false,
-    });
+    // Usually the previous turn's two rows; never more than the budget (another replica may have
+    // run many turns since), and then the cached ones are not needed at all.
+    const since = await walkBack(messages, request, backfill, cached.throughSeq);
     walk = extendCached(since.newestFirst, cached, request);
   }
-  walk ??= await walkBack(messages, request, backfill, { afterSeq: undefined, budgeted: true });
+  walk ??= await walkBack(messages, request, backfill);
   if (backfill.length > 0)
     await messages.fillMissingTokenCounts(request.ownerUserId, request.sessionId, backfill);
   cache?.set(request.ownerUserId, request.sessionId, {
@@ -112,14 +111,14 @@ export async function loadTurnHistory(
 }
 
 /**
- * Complete messages before the turn's own, newest first: until the budget is spent (`budgeted`),
- * or all of those after `afterSeq` (what was written since the cached read).
+ * Complete messages before the turn's own, newest first, until the budget is spent or there are
+ * no more (none at or before `afterSeq`, when given: what the cached read already had).
  */
 async function walkBack(
   messages: Repositories['messages'],
   request: HistoryRequest,
   backfill: Array<{ messageId: string; tokenCount: number }>,
-  bounds: { afterSeq: number | undefined; budgeted: boolean },
+  afterSeq?: number,
 ): Promise<HistoryWalk> {
   const newestFirst: CountedHistoryMessage[] = [];
   let used = 0;
@@ -129,7 +128,7 @@ async function walkBack(
     const page = await messages.completeHistoryBefore(request.ownerUserId, request.sessionId, {
       beforeSeq,
       limit,
-      ...(bounds.afterSeq !== undefined && { afterSeq: bounds.afterSeq }),
+      ...(afterSeq !== undefined && { afterSeq }),
     });
     for (const message of page) {
       let raw = message.tokenCount;
@@ -139,19 +138,17 @@ async function walkBack(
       }
       newestFirst.push({ message, rawTokens: raw });
       used += inBudgetMeasure(raw, request.safetyFactor);
-      if (bounds.budgeted && used > request.budgetTokens) return { newestFirst, reachedStart: false };
+      if (used > request.budgetTokens) return { newestFirst, reachedStart: false };
     }
     if (page.length < limit) return { newestFirst, reachedStart: true };
     beforeSeq = page[page.length - 1]!.seq;
     // Size the next read by what the messages so far cost: a long session of short messages takes
     // one or two round trips, not one per 64 rows.
     const averageTokens = Math.max(1, used / newestFirst.length);
-    limit = bounds.budgeted
-      ? Math.min(
-          MAX_HISTORY_PAGE_SIZE,
-          Math.max(HISTORY_PAGE_SIZE, Math.ceil(((request.budgetTokens - used) / averageTokens) * 1.25) + 1),
-        )
-      : MAX_HISTORY_PAGE_SIZE;
+    limit = Math.min(
+      MAX_HISTORY_PAGE_SIZE,
+      Math.max(HISTORY_PAGE_SIZE, Math.ceil(((request.budgetTokens - used) / averageTokens) * 1.25) + 1),
+    );
   }
 }
 
