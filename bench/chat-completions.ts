@@ -12,6 +12,9 @@
  *   - bare:      SDK → `node:http` + global `fetch` pass-through (`bench/support/bare-proxy.ts`) → emulator
  *   - floor:     SDK → Fastify + one undici pool pass-through (`bench/support/fastify-floor.ts`) → emulator:
  *                the least a gateway on AgentDesk's server framework can cost
+ *   - sdkFloor:  SDK → Fastify + the official `openai` SDK on AgentDesk's pooled fetch (`bench/support/
+ *                fastify-sdk-floor.ts`) → emulator: the least a gateway that keeps the official SDK can
+ *                cost (JSON in, one SDK call, JSON or SSE out; no auth, validation or metering)
  *   - agentdesk: SDK → AgentDesk `/v1/chat/completions` (admin key) → emulator
  *   - portkey:   SDK → Portkey `/v1/chat/completions` (`x-portkey-provider: openai`,
  *                `x-portkey-custom-host: <emulator>/v1`) → emulator
@@ -58,7 +61,7 @@ const loadBody = JSON.stringify({ model, messages, max_tokens: 64 });
 const streamChunks = 20;
 const streamText = 'abcdefghij'.repeat(streamChunks);
 
-type VariantName = 'direct' | 'bare' | 'floor' | 'agentdesk' | 'portkey';
+type VariantName = 'direct' | 'bare' | 'floor' | 'sdkFloor' | 'agentdesk' | 'portkey';
 
 interface Variant {
   readonly name: VariantName;
@@ -200,6 +203,7 @@ async function main(): Promise<void> {
       : {
           api: join(profileDirectory, 'api'),
           floor: join(profileDirectory, 'floor'),
+          sdkFloor: join(profileDirectory, 'sdk-floor'),
           portkey: join(profileDirectory, 'portkey'),
         };
   const emulator = await startEmulatorProcess();
@@ -242,6 +246,14 @@ async function main(): Promise<void> {
       profiles?.floor,
     );
     servers.push(floor);
+    const sdkFloor = await startPassThrough(
+      'sdk floor',
+      'fastify-sdk-floor.ts',
+      'SDK_FLOOR_UPSTREAM',
+      emulator.url,
+      profiles?.sdkFloor,
+    );
+    servers.push(sdkFloor);
 
     const variant = (
       name: VariantName,
@@ -262,6 +274,13 @@ async function main(): Promise<void> {
       variant('direct', 'SDK → emulator (direct)', emulator.url, 'sk-emulator'),
       variant('bare', 'SDK → node:http + fetch proxy → emulator', bare.url, 'sk-emulator', bare),
       variant('floor', 'SDK → Fastify + undici pool → emulator (floor)', floor.url, 'sk-emulator', floor),
+      variant(
+        'sdkFloor',
+        'SDK → Fastify + openai SDK → emulator (SDK floor)',
+        sdkFloor.url,
+        'sk-emulator',
+        sdkFloor,
+      ),
       variant('agentdesk', 'SDK → AgentDesk → emulator', api.url, api.adminKey, api),
       variant('portkey', 'SDK → Portkey → emulator', portkey.url, 'sk-emulator', portkey, {
         'x-portkey-provider': 'openai',
@@ -328,6 +347,7 @@ async function main(): Promise<void> {
     for (const [title, directory] of [
       ['AgentDesk API process (whole run)', profiles.api],
       ['Fastify + undici floor process (whole run)', profiles.floor],
+      ['Fastify + openai SDK floor process (whole run)', profiles.sdkFloor],
       ['Portkey gateway process (whole run)', profiles.portkey],
     ] as const) {
       const file = profileIn(directory);
@@ -428,6 +448,14 @@ function report(
       `${signed(added('agentdesk', 0.99) - added('floor', 0.99))} ms p99 and ${signed(addedTtft('agentdesk') - addedTtft('floor'))} ms TTFT p50; ` +
       `Portkey ${signed(added('portkey', 0.5) - added('floor', 0.5))} ms p50 / ${signed(added('portkey', 0.99) - added('floor', 0.99))} ms p99 and ` +
       `${signed(addedTtft('portkey') - addedTtft('floor'))} ms TTFT p50.`,
+    '',
+    // Can any gateway that keeps the official SDK meet the targets here? The SDK floor answers it.
+    `The SDK floor (Fastify + the openai SDK, none of AgentDesk's own work) against the same targets: ` +
+      `${rate('sdkFloor').toFixed(0)} requests/s, ${(rate('sdkFloor') / rate('portkey')).toFixed(1)}× Portkey, ` +
+      `${((rate('sdkFloor') / rate('floor')) * 100).toFixed(0)} % of the floor; added p50 ${signed(added('sdkFloor', 0.5))} ms, ` +
+      `p99 ${signed(added('sdkFloor', 0.99))} ms, TTFT p50 ${signed(addedTtft('sdkFloor'))} ms. ` +
+      `AgentDesk serves ${((ours / rate('sdkFloor')) * 100).toFixed(0)} % of the SDK floor's requests/s and adds ` +
+      `${signed(added('agentdesk', 0.5) - added('sdkFloor', 0.5))} ms p50 beyond it.`,
   );
   return lines.join('\n');
 }

@@ -59,8 +59,6 @@ export interface AgentDeskApi {
   close(): Promise<void>;
 }
 
-let instanceCount = 0;
-
 /**
  * Builds the API: opens and migrates the database, ensures an admin key (and the dev-mode user),
  * then starts Nest on Fastify with the global guard, the error filter, request ids, metrics and
@@ -136,7 +134,6 @@ async function startNest(
   const { logger } = prepared;
   const metrics = new ApiMetrics();
   const registeredRoutes = new RegisteredRoutes();
-  instanceCount += 1;
   const errorHandling = createHttpErrorHandling({
     logger,
     metrics,
@@ -184,7 +181,6 @@ async function startNest(
         metrics,
         access: {
           devUserId: prepared.bootstrap.devUserId,
-          strategyName: `agentdesk-api-key-${instanceCount}`,
         },
         openApiDocument,
         registeredRoutes,

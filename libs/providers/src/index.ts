@@ -48,3 +48,9 @@ export { SchemaLoweringError, type SchemaLoweringErrorCode } from './schema/sche
 export { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, schemaLimitProblem } from './schema/schema-limits';
 export { targetKeywords } from './schema/target-keywords';
 export { validateJson } from './schema/validate-json';
+export {
+  upstreamHttp,
+  type UpstreamFetch,
+  type UpstreamHttp,
+  type UpstreamHttpOptions,
+} from './http/upstream-fetch';

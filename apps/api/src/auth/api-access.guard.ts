@@ -1,35 +1,37 @@
 import { can, type Principal } from '@agentdesk/authz';
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from '../errors/api-error';
+import {
+  AMBIGUOUS_CREDENTIALS_MESSAGE,
+  ApiError,
+  ApiErrorCode,
+  UNAUTHENTICATED_MESSAGE,
+} from '../errors/api-error';
+import { ApiMetrics } from '../metrics/api-metrics';
+import { ApiKeyAuthenticator } from './api-key-authenticator';
 import { RateLimits } from './rate-limits';
-import type { AccessContext } from '../core/access-context';
-import { ACCESS_CONTEXT } from '../core/tokens';
-import { PRINCIPAL_PROPERTY, principalOf } from './request-principal';
 import { ROUTE_POLICY, type RoutePolicy } from '../routes/route-policy';
 
 /**
  * The global guard, deny by default:
  * 1. a route without a policy (`@Public()` or `@RequireScope(...)`, on the handler or its class) is refused;
  * 2. a public route passes without authentication;
- * 3. otherwise passport authenticates (401 with one body for every failure), the principal's
- *    rate limit is counted (429 + `Retry-After`), and its role must hold the scope (403).
+ * 3. otherwise the request's API key is authenticated (401 with one body for every failure; the
+ *    principal is kept on `request.principal`), the principal's rate limit is counted (429 +
+ *    `Retry-After`), and its role must hold the scope (403).
  * Ownership of the resource is not decided here: handlers query with the effective user.
  */
 @Injectable()
-export class ApiAccessGuard extends AuthGuard() implements CanActivate {
+export class ApiAccessGuard implements CanActivate {
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(ApiKeyAuthenticator) private readonly authenticator: ApiKeyAuthenticator,
     @Inject(RateLimits) private readonly rateLimits: RateLimits,
-    @Inject(ACCESS_CONTEXT) access: AccessContext,
-  ) {
-    // This app instance's strategy (see `AccessContext.strategyName`); passport stores the result on `request.principal`.
-    super({ defaultStrategy: access.strategyName, property: PRINCIPAL_PROPERTY });
-  }
+    @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const policy = this.reflector.getAllAndOverride<RoutePolicy | undefined>(ROUTE_POLICY, [
       context.getHandler(),
       context.getClass(),
@@ -39,9 +41,9 @@ export class ApiAccessGuard extends AuthGuard() implements CanActivate {
     }
     if (policy.kind === 'public') return true;
 
-    await super.canActivate(context);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const principal = principalOf(request);
+    const principal = await this.authenticate(request);
+    request.principal = principal;
     await this.rateLimits.consume(request);
     if (!can(principal, policy.scope)) {
       throw new ApiError(
@@ -52,11 +54,18 @@ export class ApiAccessGuard extends AuthGuard() implements CanActivate {
     return true;
   }
 
-  override handleRequest<TUser = Principal>(error: unknown, user: TUser | false | null): TUser {
-    if (error !== null && error !== undefined) throw error;
-    if (user === false || user === null || user === undefined)
-      throw new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE);
-    return user;
+  /** API keys from `Authorization: Bearer` or `X-API-Key` (and the anonymous principal in dev mode). */
+  private async authenticate(request: FastifyRequest): Promise<Principal> {
+    // A valid key is judged on its own: earlier failures from its address never refuse it.
+    const result = await this.authenticator.authenticate(request);
+    if (result.ok) return result.principal;
+    this.metrics.authenticationFailures.inc({ reason: result.failure });
+    // A request without any credential is not a guess; only presented credentials count (and may answer 429).
+    if (result.failure !== 'missing') await this.rateLimits.recordCredentialFailure(request);
+    throw new ApiError(
+      ApiErrorCode.Unauthenticated,
+      result.failure === 'ambiguous' ? AMBIGUOUS_CREDENTIALS_MESSAGE : UNAUTHENTICATED_MESSAGE,
+    );
   }
 }
 

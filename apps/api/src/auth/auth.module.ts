@@ -2,15 +2,13 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ApiAccessGuard } from './api-access.guard';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
-import { ApiKeyStrategy } from './api-key.strategy';
 import { EffectiveUsers } from './effective-users';
 import { RateLimits } from './rate-limits';
 
-/** Authentication (passport strategy), the global deny-by-default guard, rate limits and effective users. */
+/** Authentication (API keys), the global deny-by-default guard, rate limits and effective users. */
 @Module({
   providers: [
     ApiKeyAuthenticator,
-    ApiKeyStrategy,
     RateLimits,
     EffectiveUsers,
     { provide: APP_GUARD, useClass: ApiAccessGuard },

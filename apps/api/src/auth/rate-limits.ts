@@ -30,7 +30,7 @@ export function credentialFailureBucketOf(request: FastifyRequest): string {
 }
 
 /**
- * Rate limits, called from the global guard and the passport strategy because only they know the
+ * Rate limits, called from the global guard because only it knows the
  * principal (Fastify hooks run before authentication):
  * - per principal: every authenticated request counts;
  * - per (client address, key id): failed credentials count, and once over the limit further

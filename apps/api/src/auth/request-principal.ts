@@ -5,13 +5,10 @@ import { ApiError, ApiErrorCode, UNAUTHENTICATED_MESSAGE } from '../errors/api-e
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the global guard (through passport) on routes that are not public. */
+    /** Set by the global guard on routes that are not public. */
     principal?: Principal;
   }
 }
-
-/** The request property passport stores the authenticated principal in. */
-export const PRINCIPAL_PROPERTY = 'principal';
 
 /** The authenticated principal; throws 401 if a route forgot its policy and reached a handler anyway. */
 export function principalOf(request: FastifyRequest): Principal {

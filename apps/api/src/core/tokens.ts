@@ -12,5 +12,5 @@ export const APP_DATABASE = Symbol('APP_DATABASE');
 export const REPOSITORIES = Symbol('REPOSITORIES');
 /** The process pino `Logger`. */
 export const LOGGER = Symbol('LOGGER');
-/** The `AccessContext`: dev-mode user and the passport strategy name of this app instance. */
+/** The `AccessContext`: the dev-mode user of this app instance. */
 export const ACCESS_CONTEXT = Symbol('ACCESS_CONTEXT');

@@ -1,9 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenerativeAI } from '@google/generative-ai';
 import OpenAI from 'openai';
-import type { ProviderName, SupportedClient } from '@agentdesk/providers';
+import { upstreamHttp, type ProviderName, type SupportedClient } from '@agentdesk/providers';
 import type { ModelRoute, ModelRoutingSettings } from '../config/provider-settings';
-import { upstreamHttp } from './upstream-fetch';
 
 /** Model-name prefixes that identify a provider when no configured route matches. */
 const builtInPrefixes: ReadonlyArray<readonly [string, ProviderName]> = [

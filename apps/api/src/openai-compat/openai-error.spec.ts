@@ -143,7 +143,7 @@ describe('toOpenAIError', () => {
     const bodies = [
       new ApiError(ApiErrorCode.Unauthenticated, 'revoked key'),
       new ApiError(ApiErrorCode.Unauthenticated, UNAUTHENTICATED_MESSAGE),
-      new UnauthorizedException('passport said no'),
+      new UnauthorizedException('no credentials'),
     ].map((error) => toOpenAIError(error));
     for (const answer of bodies) expect(answer).toEqual(bodies[0]);
     expect(bodies[0]).toEqual({
