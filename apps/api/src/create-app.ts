@@ -16,6 +16,7 @@ import { acceptOnlyJsonBodies } from './http/json-bodies';
 import { refuseUndecodableQueryString } from './http/query-encoding';
 import { childLoggerWithClientRequestId, REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
+import { synchronousHook } from './http/synchronous-hook';
 import { createLogger } from './logging/create-logger';
 import { openAIErrorShape } from './openai-compat/openai-error-shape';
 import { NestPinoLogger } from './logging/nest-pino-logger';
@@ -160,14 +161,17 @@ async function startNest(
   fastify.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) registeredRoutes.routes.push({ method, path: route.url });
   });
-  fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header(REQUEST_ID_HEADER, request.id);
-  });
+  fastify.addHook(
+    'onRequest',
+    synchronousHook((request, reply) => {
+      void reply.header(REQUEST_ID_HEADER, request.id);
+    }),
+  );
   refuseRequestsWhileClosing(fastify);
   // Dev mode's own Host check (403) comes first; elsewhere a missing or repeated Host is a 400.
-  if (config.auth.devMode) fastify.addHook('onRequest', refuseForeignDevModeRequests);
-  fastify.addHook('onRequest', refuseMissingOrRepeatedHost);
-  fastify.addHook('onRequest', refuseUndecodableQueryString);
+  if (config.auth.devMode) fastify.addHook('onRequest', synchronousHook(refuseForeignDevModeRequests));
+  fastify.addHook('onRequest', synchronousHook(refuseMissingOrRepeatedHost));
+  fastify.addHook('onRequest', synchronousHook(refuseUndecodableQueryString));
   registerHttpMetrics(fastify, metrics);
 
   const openApiDocument = new OpenApiDocumentHolder();

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '@agentdesk/storage';
 
 /**
@@ -49,7 +49,7 @@ export function generateApiKey(keyId: string = newId()): GeneratedApiKey {
 
 /** The stored form of a key: SHA-256 of the whole key string, lowercase hex. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Compares two hex digests in constant time (different lengths compare unequal). */

@@ -44,7 +44,7 @@ function echo(text: string): string {
  * a browser request from another origin (`Origin`, or `Sec-Fetch-Site: cross-site` when no Origin
  * is sent) is refused with 403. Bodies are JSON only on every route (see `json-bodies.ts`).
  */
-export async function refuseForeignDevModeRequests(request: FastifyRequest): Promise<void> {
+export function refuseForeignDevModeRequests(request: FastifyRequest): void {
   const hosts = rawHeaderValues(request.raw.rawHeaders, 'host');
   if (hosts.length !== 1 || !isLoopbackAuthority(hosts[0]!)) {
     const got =

@@ -9,7 +9,7 @@ import { rawHeaderValues } from './raw-headers';
  * 400 outside the API's error body, so the server is created with that check off and it is made
  * here, in the one error shape. HTTP/1.0 requests may omit it.
  */
-export async function refuseMissingOrRepeatedHost(request: FastifyRequest): Promise<void> {
+export function refuseMissingOrRepeatedHost(request: FastifyRequest): void {
   const hosts = rawHeaderValues(request.raw.rawHeaders, 'host').length;
   if (hosts === 1 || (hosts === 0 && request.raw.httpVersion === '1.0')) return;
   throw new ApiError(

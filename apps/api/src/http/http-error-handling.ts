@@ -1,3 +1,4 @@
+import { synchronousHook } from './synchronous-hook';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
@@ -99,9 +100,12 @@ export function refuseRequestsWhileClosing(fastify: FastifyInstance): void {
   fastify.addHook('preClose', async () => {
     closing = true;
   });
-  fastify.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    void reply.header('connection', 'close');
-    throw new ApiError(ApiErrorCode.NotReady, 'The server is shutting down: send the request again');
-  });
+  fastify.addHook(
+    'onRequest',
+    synchronousHook((_request, reply) => {
+      if (!closing) return;
+      void reply.header('connection', 'close');
+      throw new ApiError(ApiErrorCode.NotReady, 'The server is shutting down: send the request again');
+    }),
+  );
 }

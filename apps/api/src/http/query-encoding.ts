@@ -45,7 +45,7 @@ export function undecodableQueryProblem(url: string): string | undefined {
 }
 
 /** `onRequest` hook: refuses a query string that does not decode to UTF-8, for every route. */
-export async function refuseUndecodableQueryString(request: FastifyRequest): Promise<void> {
+export function refuseUndecodableQueryString(request: FastifyRequest): void {
   const problem = undecodableQueryProblem(request.url);
   if (problem !== undefined) throw new ApiError(ApiErrorCode.ValidationFailed, problem);
 }

@@ -3,7 +3,7 @@ import type { ApiMetrics } from './api-metrics';
 
 /** Observes every answered request by route template (never the raw URL: ids would explode cardinality). */
 export function registerHttpMetrics(fastify: FastifyInstance, metrics: ApiMetrics): void {
-  fastify.addHook('onResponse', async (request, reply) => {
+  fastify.addHook('onResponse', (request, reply, done) => {
     metrics.httpRequestDuration.observe(
       {
         method: request.method,
@@ -12,5 +12,6 @@ export function registerHttpMetrics(fastify: FastifyInstance, metrics: ApiMetric
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
