@@ -29,10 +29,10 @@ export interface Repositories {
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
 export function createRepositories(
-  database: Pick<AppDatabase, 'db'>,
+  database: Pick<AppDatabase, 'db' | 'dialect'>,
   options: { clock?: Clock } = {},
 ): Repositories {
-  const context = { db: database.db, clock: options.clock ?? systemClock };
+  const context = { db: database.db, dialect: database.dialect, clock: options.clock ?? systemClock };
   return {
     users: new UsersRepository(context),
     apiKeys: new ApiKeysRepository(context),

@@ -1,4 +1,11 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Kysely,
+  type QueryCreator,
+  type Selectable,
+  type Transaction,
+} from 'kysely';
 import type { Database, MessagesTable } from '../database-schema';
 import { newId } from '../ids';
 import { fromJsonText, fromNullableJsonText, toJsonText, toNullableJsonText, type JsonObject } from '../json';
@@ -179,77 +186,42 @@ export class MessagesRepository {
     outcome: MessageOutcome,
     options: FinishOptions = {},
   ): Promise<Message> {
-    const releasedTurn = options.releaseLeaseOf;
-    return this.context.db.transaction().execute(async (transaction) => {
-      const now = this.context.clock();
-      const usage = outcome.usage ?? null;
-      const row = await transaction
-        .updateTable('messages')
-        .set({
-          status: outcome.status,
-          finished_at: now,
-          ...(usage === null ? {} : usageColumns(usage)),
-          ...(outcome.status === 'failed' ? { error: JSON.stringify(outcome.error) } : {}),
-          ...(outcome.status === 'complete' && outcome.toolCalls !== undefined
-            ? { tool_calls: toNullableJsonText(outcome.toolCalls) }
-            : {}),
-          ...(outcome.contentParts === undefined ? {} : { content: toJsonText(outcome.contentParts) }),
-          ...(outcome.model === undefined ? {} : { model: outcome.model }),
-          ...(outcome.tokenCount === undefined ? {} : { token_count: outcome.tokenCount }),
-          ...(outcome.compressionEvents === undefined
-            ? {}
-            : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
-        })
-        .where('id', '=', messageId)
-        .where('session_id', '=', sessionId)
-        .where('status', '=', 'pending')
-        .where('session_id', 'in', (eb) =>
-          eb
-            .selectFrom('sessions')
-            .select('id')
-            .where('id', '=', sessionId)
-            .where('owner_user_id', '=', ownerUserId),
+    const now = this.context.clock();
+    const target = { ownerUserId, sessionId, messageId };
+    const finishMessage = (db: QueryCreator<Database>) => finishPendingMessage(db, target, outcome, now);
+    const addToSession = (db: QueryCreator<Database>) =>
+      addFinishedToSession(db, target, outcome.usage ?? null, options.releaseLeaseOf, now);
+    let row: Selectable<MessagesTable> | undefined;
+    if (this.context.dialect === 'postgres') {
+      // One statement, one round trip (instead of BEGIN, two UPDATEs and COMMIT): both updates of a
+      // data-modifying WITH commit together, and the session's only when the message was pending.
+      row = await this.context.db
+        .with('finished', (db) => finishMessage(db).returningAll())
+        // (The builder is typed for the tables alone; the WITH's own name is referred to in SQL.)
+        .with('session_totals', (db) =>
+          addToSession(db as unknown as QueryCreator<Database>)
+            .where(sql<boolean>`exists (select 1 from finished)`)
+            .returning('sessions.id'),
         )
-        .returningAll()
+        .selectFrom('finished')
+        .selectAll('finished')
         .executeTakeFirst();
-      if (row === undefined) {
-        await this.getWithin(transaction, ownerUserId, sessionId, messageId);
-        throw new StorageError(
-          StorageErrorCode.MessageNotPending,
-          'message',
-          'The message has already finished',
-        );
-      }
-      await transaction
-        .updateTable('sessions')
-        .set((eb) => ({
-          updated_at: now,
-          ...(usage === null
-            ? {}
-            : {
-                input_tokens: eb('input_tokens', '+', usage.input),
-                output_tokens: eb('output_tokens', '+', usage.output),
-                thinking_tokens: eb('thinking_tokens', '+', usage.thinking),
-                cached_tokens: eb('cached_tokens', '+', usage.cached),
-              }),
-          // The turn's last write gives its lease back in the same statement (a no-op when another
-          // turn holds it), instead of one more round trip after it.
-          ...(releasedTurn === undefined
-            ? {}
-            : {
-                active_turn_id: sql<
-                  string | null
-                >`case when active_turn_id = ${releasedTurn} then null else active_turn_id end`,
-                active_turn_expires_at: sql<
-                  number | null
-                >`case when active_turn_id = ${releasedTurn} then null else active_turn_expires_at end`,
-              }),
-        }))
-        .where('id', '=', sessionId)
-        .where('owner_user_id', '=', ownerUserId)
-        .execute();
-      return toMessage(row);
-    });
+    } else {
+      row = await this.context.db.transaction().execute(async (transaction) => {
+        const finished = await finishMessage(transaction).returningAll().executeTakeFirst();
+        if (finished !== undefined) await addToSession(transaction).execute();
+        return finished;
+      });
+    }
+    if (row === undefined) {
+      await this.getWithin(this.context.db, ownerUserId, sessionId, messageId);
+      throw new StorageError(
+        StorageErrorCode.MessageNotPending,
+        'message',
+        'The message has already finished',
+      );
+    }
+    return toMessage(row);
   }
 
   /** One message of the owner's session. */
@@ -401,14 +373,7 @@ export class MessagesRepository {
       .set((eb) => ({
         message_count: eb('message_count', '+', inputs.length),
         updated_at: now,
-        ...(usage === null
-          ? {}
-          : {
-              input_tokens: eb('input_tokens', '+', usage.input),
-              output_tokens: eb('output_tokens', '+', usage.output),
-              thinking_tokens: eb('thinking_tokens', '+', usage.thinking),
-              cached_tokens: eb('cached_tokens', '+', usage.cached),
-            }),
+        ...addedToSessionTotals(eb, usage),
       }))
       .where('id', '=', sessionId)
       .where('owner_user_id', '=', ownerUserId)
@@ -560,4 +525,89 @@ function sumUsage(inputs: readonly NewMessage[]): TokenUsage | null {
     thinking: total.thinking + usage.thinking,
     cached: total.cached + usage.cached,
   }));
+}
+
+/** Which pending message a `finish` ends. */
+interface FinishTarget {
+  readonly ownerUserId: string;
+  readonly sessionId: string;
+  readonly messageId: string;
+}
+
+/** The UPDATE that ends a pending message of the owner's session (nothing when it is not pending). */
+function finishPendingMessage(
+  db: QueryCreator<Database>,
+  target: FinishTarget,
+  outcome: MessageOutcome,
+  now: number,
+) {
+  const usage = outcome.usage ?? null;
+  return db
+    .updateTable('messages')
+    .set({
+      status: outcome.status,
+      finished_at: now,
+      ...(usage === null ? {} : usageColumns(usage)),
+      ...(outcome.status === 'failed' ? { error: JSON.stringify(outcome.error) } : {}),
+      ...(outcome.status === 'complete' && outcome.toolCalls !== undefined
+        ? { tool_calls: toNullableJsonText(outcome.toolCalls) }
+        : {}),
+      ...(outcome.contentParts === undefined ? {} : { content: toJsonText(outcome.contentParts) }),
+      ...(outcome.model === undefined ? {} : { model: outcome.model }),
+      ...(outcome.tokenCount === undefined ? {} : { token_count: outcome.tokenCount }),
+      ...(outcome.compressionEvents === undefined
+        ? {}
+        : { compression_events: toNullableJsonText(outcome.compressionEvents) }),
+    })
+    .where('id', '=', target.messageId)
+    .where('session_id', '=', target.sessionId)
+    .where('status', '=', 'pending')
+    .where('session_id', 'in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where('id', '=', target.sessionId)
+        .where('owner_user_id', '=', target.ownerUserId),
+    );
+}
+
+/** The UPDATE that adds a finished message's usage to its session and, on the turn's last write, frees the lease. */
+function addFinishedToSession(
+  db: QueryCreator<Database>,
+  target: FinishTarget,
+  usage: TokenUsage | null,
+  releasedTurn: string | undefined,
+  now: number,
+) {
+  return db
+    .updateTable('sessions')
+    .set((eb) => ({
+      updated_at: now,
+      ...addedToSessionTotals(eb, usage),
+      // The turn's last write gives its lease back in the same statement (a no-op when another
+      // turn holds it), instead of one more round trip after it.
+      ...(releasedTurn === undefined
+        ? {}
+        : {
+            active_turn_id: sql<
+              string | null
+            >`case when active_turn_id = ${releasedTurn} then null else active_turn_id end`,
+            active_turn_expires_at: sql<
+              number | null
+            >`case when active_turn_id = ${releasedTurn} then null else active_turn_expires_at end`,
+          }),
+    }))
+    .where('id', '=', target.sessionId)
+    .where('owner_user_id', '=', target.ownerUserId);
+}
+
+/** A session's token totals plus `usage` (nothing to set without usage). */
+function addedToSessionTotals(eb: ExpressionBuilder<Database, 'sessions'>, usage: TokenUsage | null) {
+  if (usage === null) return {};
+  return {
+    input_tokens: eb('input_tokens', '+', usage.input),
+    output_tokens: eb('output_tokens', '+', usage.output),
+    thinking_tokens: eb('thinking_tokens', '+', usage.thinking),
+    cached_tokens: eb('cached_tokens', '+', usage.cached),
+  };
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Transaction } from 'kysely';
 import type { Database } from '../database-schema';
 import { notFound, StorageError, StorageErrorCode } from '../storage-error';
 import type { MessageError } from '../models/message';
@@ -52,23 +52,8 @@ export class TurnsRepository {
     leaseMs: number,
   ): Promise<AcquiredLease> {
     const now = this.context.clock();
-    // Two statements, no transaction: once the UPDATE has committed this turn holds the lease, so no
-    // other turn appends to the session until it is released, and every pending message the second
-    // statement finds is a leftover of an earlier turn (the next acquire or a sweep catches any a
-    // stalled holder writes later). Saves a BEGIN and a COMMIT round trip on every turn.
-    const taken = await this.context.db
-      .updateTable('sessions')
-      .set({ active_turn_id: turnId, active_turn_expires_at: now + leaseMs })
-      .where('id', '=', sessionId)
-      .where('owner_user_id', '=', ownerUserId)
-      .where('status', '=', 'open')
-      .where((eb) => eb.or([eb('active_turn_id', 'is', null), eb('active_turn_expires_at', '<', now)]))
-      .returningAll()
-      .executeTakeFirst();
-    if (taken !== undefined) {
-      const interruptedMessages = await failPendingMessages(this.context.db, [sessionId], now);
-      return { interruptedMessages, session: toSession(taken) };
-    }
+    const taken = await this.take(ownerUserId, sessionId, turnId, now, leaseMs);
+    if (taken !== undefined) return taken;
     const session = await this.context.db
       .selectFrom('sessions')
       .select(['status'])
@@ -83,6 +68,53 @@ export class TurnsRepository {
       'session',
       'Another turn is running on this session; wait for it to finish',
     );
+  }
+
+  /**
+   * Takes the lease when it is free or expired and fails the pending messages an earlier turn left
+   * (every one of them is a leftover: once the lease is taken no other turn appends to the session,
+   * and the next acquire or a sweep catches any a stalled holder writes later). PostgreSQL does both
+   * in one statement (a data-modifying WITH: one round trip); SQLite runs two statements, with no
+   * transaction, in process.
+   */
+  private async take(
+    ownerUserId: string,
+    sessionId: string,
+    turnId: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<AcquiredLease | undefined> {
+    const takeLease = (db: QueryCreator<Database>) =>
+      db
+        .updateTable('sessions')
+        .set({ active_turn_id: turnId, active_turn_expires_at: now + leaseMs })
+        .where('id', '=', sessionId)
+        .where('owner_user_id', '=', ownerUserId)
+        .where('status', '=', 'open')
+        .where((eb) => eb.or([eb('active_turn_id', 'is', null), eb('active_turn_expires_at', '<', now)]));
+    if (this.context.dialect === 'postgres') {
+      const row = await this.context.db
+        .with('taken', (db) => takeLease(db).returningAll())
+        // (The builder is typed for the tables alone; the WITH's own name is referred to in SQL.)
+        .with('interrupted', (db) =>
+          failPendingMessagesQuery(
+            db as unknown as QueryCreator<Database>,
+            'session-just-taken',
+            now,
+          ).returning('messages.id'),
+        )
+        .selectFrom('taken')
+        .selectAll('taken')
+        .select(sql<string>`(select count(*) from interrupted)`.as('interrupted_messages'))
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { interrupted_messages: interrupted, ...session } = row;
+      return { interruptedMessages: Number(interrupted), session: toSession(session) };
+    }
+    const taken = await takeLease(this.context.db).returningAll().executeTakeFirst();
+    if (taken === undefined) return undefined;
+    const interruptedMessages = await failPendingMessages(this.context.db, [sessionId], now);
+    return { interruptedMessages, session: toSession(taken) };
   }
 
   /**
@@ -140,17 +172,32 @@ async function failPendingMessages(
   sessions: readonly string[] | 'sessions-without-lease',
   now: number,
 ): Promise<number> {
-  const result = await executor
-    .updateTable('messages')
-    .set({ status: 'failed', error: JSON.stringify(interruptedTurnError), finished_at: now })
-    // A literal, not a parameter, so both engines can prove the partial index on pending messages
-    // (migration 0009) applies: otherwise this scans the whole transcript on every turn.
-    .where(sql<boolean>`status = 'pending'`)
-    .where((eb) =>
-      sessions === 'sessions-without-lease'
-        ? eb('session_id', 'in', eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null))
-        : eb('session_id', 'in', sessions),
-    )
-    .executeTakeFirst();
+  const result = await failPendingMessagesQuery(executor, sessions, now).executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * The UPDATE that fails pending messages: of the sessions listed, of every session without a
+ * lease, or of the session the `taken` WITH query of `take` just leased.
+ */
+function failPendingMessagesQuery(
+  db: QueryCreator<Database>,
+  sessions: readonly string[] | 'sessions-without-lease' | 'session-just-taken',
+  now: number,
+) {
+  return (
+    db
+      .updateTable('messages')
+      .set({ status: 'failed', error: JSON.stringify(interruptedTurnError), finished_at: now })
+      // A literal, not a parameter, so both engines can prove the partial index on pending messages
+      // (migration 0009) applies: otherwise this scans the whole transcript on every turn.
+      .where(sql<boolean>`status = 'pending'`)
+      .where((eb) =>
+        sessions === 'sessions-without-lease'
+          ? eb('session_id', 'in', eb.selectFrom('sessions').select('id').where('active_turn_id', 'is', null))
+          : sessions === 'session-just-taken'
+            ? sql<boolean>`session_id in (select id from taken)`
+            : eb('session_id', 'in', sessions),
+      )
+  );
 }

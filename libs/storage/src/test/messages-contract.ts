@@ -166,6 +166,48 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       });
     });
 
+    it('a finish that finds no pending message changes neither the session totals nor its lease', async () => {
+      const database = current();
+      const { ownerUserId, sessionId } = await aliceWithSession(database);
+      const { messages, sessions, turns, users } = database.repositories;
+      const { message } = await messages.append(ownerUserId, sessionId, {
+        role: 'assistant',
+        contentParts: [],
+        status: 'pending',
+      });
+      const totals = { input: 1, output: 2, thinking: 0, cached: 0 };
+      await messages.finish(ownerUserId, sessionId, message.id, {
+        status: 'complete',
+        contentParts: [text('done')],
+        usage: totals,
+      });
+      await turns.acquire(ownerUserId, sessionId, 'turn-live', 60_000);
+      const late = {
+        status: 'complete',
+        contentParts: [text('late')],
+        usage: { ...totals, input: 1000 },
+      } as const;
+      await expectStorageError(
+        messages.finish(ownerUserId, sessionId, message.id, late, { releaseLeaseOf: 'turn-live' }),
+        StorageErrorCode.MessageNotPending,
+        'message',
+      );
+      const bob = await users.create({ externalId: 'bob' });
+      await expectStorageError(
+        messages.finish(bob.id, sessionId, message.id, late, { releaseLeaseOf: 'turn-live' }),
+        StorageErrorCode.NotFound,
+      );
+      expect((await sessions.getForOwner(ownerUserId, sessionId)).tokenTotals).toEqual(totals);
+      expect((await messages.getForOwner(ownerUserId, sessionId, message.id)).contentParts).toEqual([
+        text('done'),
+      ]);
+      // The live turn still holds the lease.
+      await expectStorageError(
+        turns.acquire(ownerUserId, sessionId, 'turn-next', 60_000),
+        StorageErrorCode.TurnInProgress,
+      );
+    });
+
     it('a closed session takes no new messages, but a pending one can still finish', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
