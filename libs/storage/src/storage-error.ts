@@ -60,6 +60,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** True when PostgreSQL refused a null in a NOT NULL column (23502). */
+export function isNotNullViolation(error: unknown): boolean {
+  return driverErrorCode(error) === '23502';
+}
+
 /** True when the driver reports a foreign-key violation (23503 / `SQLITE_CONSTRAINT_FOREIGNKEY`). */
 export function isForeignKeyViolation(error: unknown): boolean {
   const code = driverErrorCode(error);

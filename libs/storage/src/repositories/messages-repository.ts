@@ -3,6 +3,7 @@ import {
   type ExpressionBuilder,
   type Kysely,
   type QueryCreator,
+  type RawBuilder,
   type Selectable,
   type Transaction,
 } from 'kysely';
@@ -26,7 +27,13 @@ import {
   type Page,
   type PageRequest,
 } from '../pagination';
-import { isUniqueViolation, notFound, StorageError, StorageErrorCode } from '../storage-error';
+import {
+  isNotNullViolation,
+  isUniqueViolation,
+  notFound,
+  StorageError,
+  StorageErrorCode,
+} from '../storage-error';
 import type { RepositoryContext } from './repository-context';
 
 /** A message to append. Status defaults to `complete`; pass `pending` before a model call. */
@@ -158,6 +165,8 @@ export class MessagesRepository {
     if (inputs.slice(1).some((input) => input.idempotencyKey != null))
       throw new TypeError('Only the first of the messages appended together may carry an idempotency key');
     const [first] = inputs;
+    if (this.context.dialect === 'postgres' && first.idempotencyKey == null)
+      return this.appendInOneStatement(ownerUserId, sessionId, inputs);
     try {
       return await this.context.db
         .transaction()
@@ -367,28 +376,13 @@ export class MessagesRepository {
       }
     }
     const now = this.context.clock();
-    const usage = sumUsage(inputs);
-    const counter = await transaction
-      .updateTable('sessions')
-      .set((eb) => ({
-        message_count: eb('message_count', '+', inputs.length),
-        updated_at: now,
-        ...addedToSessionTotals(eb, usage),
-      }))
-      .where('id', '=', sessionId)
-      .where('owner_user_id', '=', ownerUserId)
-      .where('status', '=', 'open')
+    const counter = await countAppended(transaction, ownerUserId, sessionId, inputs, now)
       .returning('message_count')
       .executeTakeFirst();
     if (counter === undefined) {
-      const session = await transaction
-        .selectFrom('sessions')
-        .select('status')
-        .where('id', '=', sessionId)
-        .where('owner_user_id', '=', ownerUserId)
-        .executeTakeFirst();
-      if (session === undefined) throw notFound('session');
-      throw new StorageError(StorageErrorCode.SessionClosed, 'session', 'The session is closed');
+      await explainUncountedAppend(transaction, ownerUserId, sessionId);
+      // The UPDATE's only conditions are owner and status, which the read just found in order.
+      throw new Error('The session was open and the owner’s, yet its message counter was not updated');
     }
     const firstSeq = counter.message_count - inputs.length + 1;
     const rows = await transaction
@@ -399,6 +393,46 @@ export class MessagesRepository {
     // A multi-row INSERT … RETURNING gives no order guarantee: put them back in `seq` order.
     rows.sort((left, right) => left.seq - right.seq);
     return { messages: rows.map(toMessage), created: true };
+  }
+
+  /**
+   * PostgreSQL, without an idempotency key: the counter's UPDATE and the INSERT are one
+   * data-modifying WITH — one round trip instead of BEGIN, UPDATE, INSERT and COMMIT, as atomic.
+   * Each row's `seq` is read from the counter's RETURNING; when no open session of the owner was
+   * counted there is none, so the NOT NULL constraint on `seq` refuses every row, and the session
+   * is then read to say why (missing or closed).
+   */
+  private async appendInOneStatement(
+    ownerUserId: string,
+    sessionId: string,
+    inputs: readonly [NewMessage, ...NewMessage[]],
+  ): Promise<AppendedMessages> {
+    const now = this.context.clock();
+    const last = inputs.length - 1;
+    try {
+      const rows = await this.context.db
+        .with('counter', (db) =>
+          countAppended(db, ownerUserId, sessionId, inputs, now).returning('message_count'),
+        )
+        .insertInto('messages')
+        .values(
+          inputs.map((input, index) =>
+            newMessageRow(
+              input,
+              sessionId,
+              sql<number>`(select message_count from counter) - ${last - index}`,
+              now,
+            ),
+          ),
+        )
+        .returningAll()
+        .execute();
+      rows.sort((left, right) => left.seq - right.seq);
+      return { messages: rows.map(toMessage), created: true };
+    } catch (error) {
+      if (isNotNullViolation(error)) await explainUncountedAppend(this.context.db, ownerUserId, sessionId);
+      throw error;
+    }
   }
 
   /** The owner's message that first used this key, in any of their sessions. */
@@ -491,7 +525,7 @@ function usageColumns(usage: TokenUsage | null): {
 }
 
 /** The row of a new message at `seq`. */
-function newMessageRow(input: NewMessage, sessionId: string, seq: number, now: number) {
+function newMessageRow(input: NewMessage, sessionId: string, seq: number | RawBuilder<number>, now: number) {
   const status = input.status ?? 'complete';
   return {
     id: newId(now),
@@ -610,4 +644,45 @@ function addedToSessionTotals(eb: ExpressionBuilder<Database, 'sessions'>, usage
     thinking_tokens: eb('thinking_tokens', '+', usage.thinking),
     cached_tokens: eb('cached_tokens', '+', usage.cached),
   };
+}
+
+/** The UPDATE that counts appended messages on the owner's open session (and adds their usage). */
+function countAppended(
+  db: QueryCreator<Database>,
+  ownerUserId: string,
+  sessionId: string,
+  inputs: readonly NewMessage[],
+  now: number,
+) {
+  const usage = sumUsage(inputs);
+  return db
+    .updateTable('sessions')
+    .set((eb) => ({
+      message_count: eb('message_count', '+', inputs.length),
+      updated_at: now,
+      ...addedToSessionTotals(eb, usage),
+    }))
+    .where('id', '=', sessionId)
+    .where('owner_user_id', '=', ownerUserId)
+    .where('status', '=', 'open');
+}
+
+/**
+ * Says why an append counted nothing: `NotFound` for a missing or foreign session, `SessionClosed`
+ * for a closed one. Returns when the owner's session is open (the cause was something else).
+ */
+async function explainUncountedAppend(
+  executor: Executor,
+  ownerUserId: string,
+  sessionId: string,
+): Promise<void> {
+  const session = await executor
+    .selectFrom('sessions')
+    .select('status')
+    .where('id', '=', sessionId)
+    .where('owner_user_id', '=', ownerUserId)
+    .executeTakeFirst();
+  if (session === undefined) throw notFound('session');
+  if (session.status !== 'open')
+    throw new StorageError(StorageErrorCode.SessionClosed, 'session', 'The session is closed');
 }

@@ -247,6 +247,36 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       expect(session.tokenTotals).toEqual({ input: 30, output: 60, thinking: 0, cached: 0 });
     });
 
+    it('concurrent appends of several messages each get consecutive seq numbers, with no gap', async () => {
+      const database = current();
+      const { ownerUserId, sessionId } = await aliceWithSession(database);
+      const groups = await Promise.all(
+        Array.from({ length: 10 }, (_, group) =>
+          database.repositories.messages.appendAll(ownerUserId, sessionId, [
+            { role: 'user', contentParts: [text(`q${group}`)] },
+            {
+              role: 'assistant',
+              contentParts: [text(`a${group}`)],
+              usage: { input: 1, output: 1, thinking: 0, cached: 0 },
+            },
+            { role: 'assistant', contentParts: [], status: 'pending' },
+          ]),
+        ),
+      );
+      for (const { messages } of groups) {
+        const [first] = messages;
+        expect(messages.map((message) => message.seq)).toEqual([first!.seq, first!.seq + 1, first!.seq + 2]);
+        expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'assistant']);
+      }
+      const seqs = groups.flatMap(({ messages }) => messages.map((message) => message.seq));
+      expect(seqs.sort((left, right) => left - right)).toEqual(
+        Array.from({ length: 30 }, (_, index) => index + 1),
+      );
+      const session = await database.repositories.sessions.getForOwner(ownerUserId, sessionId);
+      expect(session.messageCount).toBe(30);
+      expect(session.tokenTotals).toEqual({ input: 10, output: 10, thinking: 0, cached: 0 });
+    });
+
     it('an idempotency key appends once, even when retried concurrently', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
