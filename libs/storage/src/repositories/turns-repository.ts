@@ -34,7 +34,7 @@ export const interruptedTurnError: MessageError = {
  * The per-session turn lease. Taking it is one conditional UPDATE, so two concurrent turns on a
  * session (even on two API replicas) cannot both win. A lease is short and renewed by its holder
  * while the turn runs; one that expired is taken over — by the next turn on the session or by any
- * replica's sweep — and the dead turn's pending messages are failed in the same transaction, so no
+ * replica's sweep — and the dead turn's pending messages are failed as the lease is taken, so no
  * message stays `pending` after its turn is gone.
  */
 export class TurnsRepository {
