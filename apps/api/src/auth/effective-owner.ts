@@ -1,4 +1,4 @@
-import type { Principal } from '@agentdesk/authz';
+import type { EffectiveUser, Principal } from '@agentdesk/authz';
 import { Inject, Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { notFoundError } from '../errors/api-error';
 import { EffectiveUsers, type ResolveMode } from './effective-users';
@@ -32,6 +32,23 @@ export class EffectiveOwnerPipe implements PipeTransform<OwnDataCaller, Promise<
  * Throws 403 for a portal naming nobody or a user key naming someone else, 400 for a bad name.
  */
 export const Owner = (mode: ResolveMode = 'read'): ParameterDecorator => Caller(mode, EffectiveOwnerPipe);
+
+/** Checks who a stateless request acts for, with no query (see `EffectiveUsers.named`). */
+@Injectable()
+export class NamedEndUserPipe implements PipeTransform<OwnDataCaller, EffectiveUser> {
+  constructor(@Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers) {}
+
+  transform(caller: OwnDataCaller): EffectiveUser {
+    return this.effectiveUsers.named(caller.principal, caller.requestedUserId);
+  }
+}
+
+/**
+ * Handler parameter of a stateless route (nothing stored for the user): whom the request acts for,
+ * with the same header rules and refusals as `Owner()` — but a portal naming nobody acts for
+ * nobody (`none`), and a portal end user is not looked up (the usage meter does that off the request path).
+ */
+export const NamedEndUser = (): ParameterDecorator => Caller(undefined, NamedEndUserPipe);
 
 /** The owner to scope queries to; an unknown portal end user owns nothing, so any id is "not found". */
 export function ownerUserIdOrNotFound(owner: EffectiveOwner, what: string): string {

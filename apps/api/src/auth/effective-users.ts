@@ -1,4 +1,10 @@
-import { can, resolveEffectiveUserId, type Principal, type Scope } from '@agentdesk/authz';
+import {
+  can,
+  resolveEffectiveUserId,
+  type EffectiveUser,
+  type Principal,
+  type Scope,
+} from '@agentdesk/authz';
 import { Inject, Injectable } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
@@ -36,14 +42,12 @@ export class EffectiveUsers {
     requestedUserId: string | undefined,
     mode: ResolveMode,
   ): Promise<string | null> {
-    const effective = resolveEffectiveUserId(principal, requestedUserId);
+    const effective = this.named(principal, requestedUserId);
     switch (effective.kind) {
       case 'user':
         return effective.userId;
       case 'anonymous':
-        if (this.access.devUserId === null)
-          throw new ApiError(ApiErrorCode.Unauthenticated, 'Dev mode is not enabled');
-        return this.access.devUserId;
+        return this.devUserId();
       case 'portal-user': {
         if (mode === 'create')
           return (
@@ -60,6 +64,23 @@ export class EffectiveUsers {
           `A portal key acts for one end user at a time: name it in the ${END_USER_HEADER} header (requires a trusted portal key)`,
         );
     }
+  }
+
+  /**
+   * Who the request acts for, checked but not looked up: the part of `resolve` that needs no query.
+   * Stateless routes use it as is (a portal naming nobody acts for nobody); it throws what `resolve`
+   * throws for a name the caller may not use.
+   */
+  named(principal: Principal, requestedUserId: string | undefined): EffectiveUser {
+    const effective = resolveEffectiveUserId(principal, requestedUserId);
+    if (effective.kind === 'anonymous') this.devUserId();
+    return effective;
+  }
+
+  private devUserId(): string {
+    if (this.access.devUserId === null)
+      throw new ApiError(ApiErrorCode.Unauthenticated, 'Dev mode is not enabled');
+    return this.access.devUserId;
   }
 
   /**

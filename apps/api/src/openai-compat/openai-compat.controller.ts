@@ -1,3 +1,4 @@
+import type { EffectiveUser } from '@agentdesk/authz';
 import { executeChatCompletion } from '@agentdesk/providers';
 import { findUnstorableText } from '@agentdesk/storage';
 import {
@@ -15,6 +16,8 @@ import {
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { NamedEndUser } from '../auth/effective-owner';
+import { principalOf } from '../auth/request-principal';
 import { ModelRouter } from '../model-access/model-router';
 import { RequireScope } from '../routes/route-policy';
 import type { AppConfig } from '../config/app-config';
@@ -96,6 +99,7 @@ export class OpenAICompatController {
     @Body() rawBody: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @NamedEndUser() endUser: EffectiveUser,
   ): Promise<object | undefined> {
     // The same rule as every other route's validation pipe: no NUL or unpaired surrogate anywhere.
     const unstorable = findUnstorableText(rawBody);
@@ -116,7 +120,7 @@ export class OpenAICompatController {
       streamIdleTimeoutMs: this.router.requestTimeoutMs,
     };
     // Metered when the call ends, off the request path (the meter only buffers).
-    const usageOrigin = chatCompletionOrigin(request, body.model, provider);
+    const usageOrigin = chatCompletionOrigin(principalOf(request), endUser, body.model, provider);
     try {
       if (!body.stream) {
         const result = await meterCompletion(

@@ -2,6 +2,7 @@ import { Inject, Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { AuthModule } from '../auth/auth.module';
 import { ModelAccessModule } from '../model-access/model-access.module';
 import { LOGGER } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
@@ -13,7 +14,7 @@ const openAICompatiblePaths = new Set(['/v1/chat/completions', '/v1/models']);
 
 /** `POST /v1/chat/completions` and `GET /v1/models`: OpenAI's API over every configured provider. */
 @Module({
-  imports: [ModelAccessModule],
+  imports: [AuthModule, ModelAccessModule],
   controllers: [OpenAICompatController],
 })
 export class OpenAICompatModule {

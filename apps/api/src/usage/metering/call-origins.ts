@@ -1,29 +1,23 @@
-import type { Principal } from '@agentdesk/authz';
-import type { FastifyRequest } from 'fastify';
-import { END_USER_HEADER } from '../../auth/effective-users';
+import { resolveEffectiveUserId, type EffectiveUser, type Principal } from '@agentdesk/authz';
 import type { ModelCallOrigin } from './metered-call';
 
 /**
- * The origin of a `/v1/chat/completions` call: the key and portal of the caller, and the end user
- * (the caller, or the one a trusted portal names in `x-end-user-id`), resolved at write time.
- * Reads two request fields; nothing is looked up here.
+ * The origin of a `/v1/chat/completions` call: the caller's key and portal, and the end user the
+ * route resolved (`NamedEndUser()`: the caller, or the one a trusted portal names).
  */
 export function chatCompletionOrigin(
-  request: FastifyRequest,
+  caller: Principal,
+  endUser: EffectiveUser,
   model: string,
   provider: string,
 ): ModelCallOrigin {
-  const principal = request.principal;
-  if (principal === undefined)
-    return { source: 'chat-completion', model, provider, apiKeyId: null, portalId: null, endUser: null };
-  const named = request.headers[END_USER_HEADER];
   return {
     source: 'chat-completion',
     model,
     provider,
-    apiKeyId: principal.apiKeyId,
-    portalId: principal.portalId,
-    endUser: { kind: 'principal', principal, namedUserId: typeof named === 'string' ? named : undefined },
+    apiKeyId: caller.apiKeyId,
+    portalId: caller.portalId,
+    endUser,
   };
 }
 
@@ -35,7 +29,8 @@ export function labTargetOrigin(actor: Principal, model: string, provider: strin
     provider,
     apiKeyId: actor.apiKeyId,
     portalId: actor.portalId,
-    endUser: { kind: 'principal', principal: actor, namedUserId: undefined },
+    // Naming nobody cannot be refused: the actor as itself (a portal acts for nobody).
+    endUser: resolveEffectiveUserId(actor, undefined),
   };
 }
 

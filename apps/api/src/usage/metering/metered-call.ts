@@ -1,16 +1,5 @@
-import type { Principal } from '@agentdesk/authz';
+import type { EffectiveUser } from '@agentdesk/authz';
 import type { UsageSource, UsageStatus } from '@agentdesk/storage';
-
-/**
- * For whom a call was made. Resolved to a stored `users.id` when the batch is written, never on
- * the request path: a portal's end user is named by the portal's own id for them and may need a
- * lookup, the dev-mode principal maps to the local user.
- */
-export type MeteredEndUser =
-  /** A stored user (an agent turn's session owner). */
-  | { readonly kind: 'user'; readonly userId: string }
-  /** The caller itself, or the end user a trusted portal named in `x-end-user-id`. */
-  | { readonly kind: 'principal'; readonly principal: Principal; readonly namedUserId: string | undefined };
 
 /** Who made a model call and with what, known before it runs. */
 export interface ModelCallOrigin {
@@ -19,7 +8,12 @@ export interface ModelCallOrigin {
   readonly provider: string | null;
   readonly apiKeyId: string | null;
   readonly portalId: string | null;
-  readonly endUser: MeteredEndUser | null;
+  /**
+   * For whom, as the request resolved it (the one owner resolution). Turned into a stored
+   * `users.id` when the batch is written, never on the request path: a portal end user may need a
+   * lookup, the dev-mode principal maps to the local user.
+   */
+  readonly endUser: EffectiveUser;
 }
 
 /** Tokens a provider reported for one call (zero when it failed before reporting any). */

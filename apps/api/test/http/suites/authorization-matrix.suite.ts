@@ -52,6 +52,11 @@ interface RouteExpectation {
    * The sandbox suites cover the successes on a real engine.
    */
   readonly needsSandboxEngine?: true;
+  /**
+   * A stateless route that acts for the end user named in `X-End-User-Id` (the one owner
+   * resolution): a name the caller may not use is refused (403) before any work; naming nobody is fine.
+   */
+  readonly actsForNamedEndUser?: true;
 }
 
 const ownDataRoles: readonly Role[] = ['user', 'portal', 'admin'];
@@ -132,6 +137,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'collection',
     success: 200,
     errorShape: 'openai',
+    actsForNamedEndUser: true,
     body: () => ({ model: 'gpt-test', messages: [{ role: 'user', content: 'hello from the matrix' }] }),
   },
   'GET /v1/models': {
@@ -471,6 +477,7 @@ function expectedStatus(caller: MatrixCaller, route: RouteExpectation, resourceC
   if (caller.kind === 'unauthenticated') return 401;
   if (caller.role === undefined || !route.roles.includes(caller.role)) return 403;
   if (route.needsSandboxEngine) return 404;
+  if (route.actsForNamedEndUser && caller.kind === 'portal-not-trusted') return 403;
   if (route.reach === 'own') {
     if (caller.kind !== 'acts-as-user') return 403;
     if (resourceCase === 'collection' || resourceCase === 'own') return route.success;

@@ -1,0 +1,3 @@
+import { describeEndUserHeader } from './suites/end-user-header.suite';
+
+describeEndUserHeader('sqlite');
