@@ -106,8 +106,8 @@ export default [
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // Layers inside apps/api (see ARCHITECTURE.md): the bottom (config, core, errors, http, logging,
-    // metrics, openapi, routes) imports only the bottom; model-access and auth add themselves.
+    // Layers inside apps/api (see ARCHITECTURE.md): the bottom (`apiBottomLayer`: cluster, config,
+    // core, errors, http, logging, metrics, openapi, routes) imports only the bottom; model-access and auth add themselves.
     // Allow-lists, so a new feature folder is out of reach of the lower layers without a change here.
     files: [`apps/api/src/{${apiBottomLayer.join(',')}}/**/*.ts`],
     ignores: ['**/*.spec.ts'],

@@ -8,7 +8,8 @@ import { EngineClient, buildOfflineBaseImage } from '@agentdesk/sandbox';
 async function main(): Promise<void> {
   const reference =
     process.argv[2] ?? process.env['AGENTDESK_SANDBOX_BASE_IMAGE'] ?? 'agentdesk-sandbox-base:local';
-  const engine = new EngineClient();
+  const dockerHost = process.env['DOCKER_HOST'];
+  const engine = new EngineClient(dockerHost ? { dockerHost } : {});
   const imageId = await buildOfflineBaseImage(engine, { reference });
   console.log(`${reference} → ${imageId} on ${engine.describe()}`);
 }

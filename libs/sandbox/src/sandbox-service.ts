@@ -20,7 +20,7 @@ import {
 } from './sandboxes/workspace-files';
 
 export interface SandboxServiceOptions {
-  /** An engine client, or where to find one (default: `DOCKER_HOST` or the default socket). */
+  /** An engine client, or where to find one (default: the default socket). */
   readonly engine?: EngineClient | EngineEndpoint;
   readonly lock?: BuildLock;
   readonly restoreBaseImage?: RestoreBaseImage;

@@ -9,7 +9,13 @@ export type ContainerInspectInfo = Docker.ContainerInspectInfo;
 export type ContainerSummary = Docker.ContainerInfo;
 export type ImageInspectInfo = Docker.ImageInspectInfo;
 
-/** Where the engine is: a `DOCKER_HOST`-style URL (`unix:///path`, `tcp://host:port`), or the default. */
+/** The engine's usual socket, used when an endpoint names none. */
+export const DEFAULT_DOCKER_HOST = 'unix:///var/run/docker.sock';
+
+/**
+ * Where the engine is: a `DOCKER_HOST`-style URL (`unix:///path`, `tcp://host:port`), or the
+ * default socket. Callers pass what their config read; this library reads no environment.
+ */
 export interface EngineEndpoint {
   readonly dockerHost?: string;
 }
@@ -33,9 +39,9 @@ export interface ExecOptions {
   readonly user?: string;
 }
 
-function dockerodeOptions(endpoint: EngineEndpoint): Docker.DockerOptions | undefined {
-  const host = endpoint.dockerHost;
-  if (!host) return undefined; // docker-modem reads DOCKER_HOST or the default socket itself
+function dockerodeOptions(endpoint: EngineEndpoint): Docker.DockerOptions {
+  // Explicit even for the default: left empty, docker-modem would read DOCKER_HOST on its own.
+  const host = endpoint.dockerHost || DEFAULT_DOCKER_HOST;
   if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) };
   if (host.startsWith('/')) return { socketPath: host };
   const url = new URL(host.replace(/^tcp:/, 'http:'));
@@ -59,7 +65,7 @@ export class EngineClient {
 
   /** A short description of the endpoint for messages and banners. */
   describe(): string {
-    return this.endpoint.dockerHost ?? process.env['DOCKER_HOST'] ?? 'unix:///var/run/docker.sock';
+    return this.endpoint.dockerHost || DEFAULT_DOCKER_HOST;
   }
 
   async ping(): Promise<void> {

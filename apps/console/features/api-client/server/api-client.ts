@@ -1,9 +1,10 @@
 import { errorBodySchema } from '@agentdesk/api-contract';
 import type { z } from 'zod';
+import { consoleConfig } from '../../config/server/console-config';
 
 /** Where the console finds the API (server side only: the browser never calls the API directly). */
 export function apiBaseUrl(): string {
-  return (process.env.AGENTDESK_API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');
+  return consoleConfig().apiBaseUrl;
 }
 
 /** The API answered with a refusal: its status, stable code and message, shown to the admin as is. */

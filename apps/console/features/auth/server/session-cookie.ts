@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SessionOptions } from 'iron-session';
+import { consoleConfig } from '../../config/server/console-config';
 import type { ConsoleIdentity } from './console-identity';
 
 /** What the sealed cookie holds: the API key (never sent to browser JavaScript) and who it is. */
@@ -19,27 +20,20 @@ function generatedSecret(): string {
   return processGlobals[generatedSecretKey];
 }
 
-function sealingSecret(): string {
-  const configured = process.env.AGENTDESK_CONSOLE_SESSION_SECRET;
-  if (configured === undefined || configured === '') return generatedSecret();
-  if (configured.length < 32)
-    throw new Error('AGENTDESK_CONSOLE_SESSION_SECRET must be at least 32 characters long');
-  return configured;
-}
-
 /** Eight hours: a working day; the API key itself may live longer, the console sign-in does not. */
 const SIGN_IN_SECONDS = 8 * 60 * 60;
 
 export function consoleSessionOptions(): SessionOptions {
+  const config = consoleConfig();
   return {
     cookieName: 'agentdesk_console',
-    password: sealingSecret(),
+    password: config.sessionSecret ?? generatedSecret(),
     ttl: SIGN_IN_SECONDS,
     cookieOptions: {
       httpOnly: true,
       sameSite: 'strict',
       // Behind HTTPS set AGENTDESK_CONSOLE_SECURE_COOKIE=true; plain http://127.0.0.1 needs it off.
-      secure: process.env.AGENTDESK_CONSOLE_SECURE_COOKIE === 'true',
+      secure: config.secureCookie,
       path: '/',
     },
   };
