@@ -1,11 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSandboxError, type SandboxError } from '../src/index';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { EngineClient, isSandboxError, type SandboxError } from '../src/index';
 import { removeEverything, testService } from './test-engine';
 
-const service = testService('contain', {
-  limits: { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 },
-  exec: { maxOutputBytes: 4096 },
-});
+/** The real engine client, with hooks run as a command whose text contains their key is handed to the engine. */
+class EngineWithStartHooks extends EngineClient {
+  readonly onStart = new Map<string, () => void>();
+
+  override startExec(...args: Parameters<EngineClient['startExec']>): ReturnType<EngineClient['startExec']> {
+    const commandLine = args[1].command.join(' ');
+    for (const [key, hook] of this.onStart) if (commandLine.includes(key)) hook();
+    return super.startExec(...args);
+  }
+}
+
+const engine = new EngineWithStartHooks({ dockerHost: inject('dockerHost') });
+const service = testService(
+  'contain',
+  {
+    limits: { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 },
+    exec: { maxOutputBytes: 4096 },
+  },
+  { engine },
+);
 
 beforeAll(() => service.ensureSandboxImage());
 afterAll(() => removeEverything(service));
@@ -96,6 +112,19 @@ describe.concurrent('containment', () => {
       'exec-cancelled',
     );
     expect((await sandbox.exec({ command: 'ls' })).stdout.text).not.toContain('never');
+  });
+
+  it('kills a command cancelled while the engine is still starting it, instead of letting it run to its timeout', async () => {
+    const sandbox = service.forSession('cancelled-at-start');
+    await sandbox.exec({ command: 'true' }); // the container exists: the abort lands in the exec's start
+    const controller = new AbortController();
+    engine.onStart.set('sleep 304', () => controller.abort());
+    const error = await rejection(
+      sandbox.exec({ command: 'echo started; sleep 304', timeoutMs: 20_000 }, controller.signal),
+    );
+    expect(error.code).toBe('exec-cancelled');
+    const processes = await sandbox.exec({ command: 'ps -o args' });
+    expect(processes.stdout.text).not.toMatch(/sleep 304/);
   });
 
   it('has no network', async () => {

@@ -60,6 +60,9 @@ export async function runCommand(
     config.exec.maxOutputBytes,
   );
   if (signal?.aborted === true) throw cancelled(0);
+  // Listen before the exec starts: an abort while the engine is still starting it (seconds on a
+  // loaded engine) fires no event later, and the command would run on to its timeout.
+  const cancellation = listenForAbort(signal);
   const execId = randomUUID();
   // The in-container `timeout` is a backstop for when this process dies before its timer fires.
   const backstopSeconds = Math.ceil(timeoutMs / 1000) + 5;
@@ -70,22 +73,24 @@ export async function runCommand(
       env: [`${execMarkerVariable}=${execId}`],
       workingDirectory: WORKSPACE_PATH,
     })
-    .catch((error: unknown) => recoverFromSaturation(engine, containerId, error));
+    .catch((error: unknown) => {
+      cancellation.stop();
+      return recoverFromSaturation(engine, containerId, error);
+    });
   const output = new OutputDemultiplexer(maxOutputBytes);
   const finished = collect(stream, output);
 
   let stoppedBy: 'timeout' | 'cancelled' | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
-  const abort = new Promise<'cancelled'>((resolve) => {
-    onAbort = () => resolve('cancelled');
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
   try {
-    const first = await Promise.race([finished.then(() => 'done' as const), timeout, abort]);
+    const first = await Promise.race([
+      finished.then(() => 'done' as const),
+      timeout,
+      cancellation.aborted,
+    ]);
     if (first !== 'done') {
       stoppedBy = first;
       await killTree(engine, containerId, execId);
@@ -96,7 +101,7 @@ export async function runCommand(
     throw toSandboxError(error, `run a command in container ${containerId}`, 'container-missing');
   } finally {
     clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    cancellation.stop();
   }
   const durationMs = performance.now() - started;
   const partial = { stdout: output.stdout(), stderr: output.stderr(), durationMs };
@@ -153,6 +158,19 @@ function cancelled(durationMs: number, partial: Record<string, unknown> = {}): S
     `the command was cancelled after ${Math.round(durationMs)} ms and killed with its child processes`,
     { details: partial },
   );
+}
+
+/** Resolves when `signal` aborts (after this call); `stop` stops listening. */
+function listenForAbort(signal: AbortSignal | undefined): {
+  readonly aborted: Promise<'cancelled'>;
+  stop(): void;
+} {
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<'cancelled'>((resolve) => {
+    onAbort = () => resolve('cancelled');
+  });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return { aborted, stop: () => signal?.removeEventListener('abort', onAbort) };
 }
 
 function collect(stream: Duplex, output: OutputDemultiplexer): Promise<void> {
