@@ -165,21 +165,23 @@ export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplication
         this.logger.info({ sessions: removed }, 'removed the sandboxes of sessions that no longer exist');
     } catch (error) {
       if (this.stopped) return;
-      // The whole error once; while the engine stays away, one short line per retry.
+      // The whole error once; while the engine stays away, a short line at attempts 2, 4, 8, …: an
+      // API left running without an engine for two days logs 13 lines, not 5,760.
+      this.failedStarts += 1;
       const message =
         'the sandbox could not start; everything else works, sandbox tools answer with an error until it does';
       const context = { engine: this.engineDescription(), retryInMs: this.settings.startRetryMs };
-      if (this.failedStarts === 0) this.logger.warn({ ...context, err: error }, message);
-      else
+      if (this.failedStarts === 1) this.logger.warn({ ...context, err: error }, message);
+      else if (isPowerOfTwo(this.failedStarts))
         this.logger.warn(
           {
             ...context,
-            attempts: this.failedStarts + 1,
+            attempts: this.failedStarts,
+            nextLogAtAttempt: this.failedStarts * 2,
             reason: error instanceof Error ? error.message : String(error),
           },
           message,
         );
-      this.failedStarts += 1;
       this.retryTimer = setTimeout(() => {
         if (!this.stopped) this.started = this.startInBackground(service);
       }, this.settings.startRetryMs);
@@ -213,4 +215,8 @@ export class SandboxRuntime implements OnApplicationBootstrap, BeforeApplication
       this.logger.warn({ err: error }, 'could not mark interrupted sandbox builds');
     }
   }
+}
+
+function isPowerOfTwo(count: number): boolean {
+  return (count & (count - 1)) === 0;
 }
