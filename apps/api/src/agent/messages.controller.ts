@@ -1,7 +1,7 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { END_USER_HEADER } from '../auth/effective-users';
+import { END_USER_HEADER } from '../http/end-user-header';
 import { RequireScope } from '../routes/route-policy';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { idSchema } from '../http/inputs';

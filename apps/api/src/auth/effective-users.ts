@@ -10,10 +10,8 @@ import type { AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
+import { END_USER_HEADER } from '../http/end-user-header';
 import type { Repositories } from '@agentdesk/storage';
-
-/** The header a trusted portal names its end user with (the portal's own id for that user). */
-export const END_USER_HEADER = 'x-end-user-id';
 
 /** Whether resolving may create the portal end user's row (only when creating a resource). */
 export type ResolveMode = 'read' | 'create';

@@ -1,5 +1,6 @@
 import { AuthzErrorCode, type AuthzError } from '@agentdesk/authz';
 import { StorageErrorCode, type StorageError, type StorageEntity } from '@agentdesk/storage';
+import { END_USER_HEADER } from '../http/end-user-header';
 import { ApiError, ApiErrorCode } from './api-error';
 import { assertNever } from './assert-never';
 
@@ -10,7 +11,10 @@ export function fromAuthzError(error: AuthzError): ApiError {
     case AuthzErrorCode.PortalNotTrusted:
       return new ApiError(ApiErrorCode.Forbidden, error.message, { cause: error });
     case AuthzErrorCode.InvalidRequestedUserId:
-      return new ApiError(ApiErrorCode.ValidationFailed, `X-End-User-Id: ${error.message}`, { cause: error });
+      // Only the end-user header carries a requested user id: name it like every other refused field.
+      return new ApiError(ApiErrorCode.ValidationFailed, `header.${END_USER_HEADER}: ${error.message}`, {
+        cause: error,
+      });
     default:
       return assertNever(error.code, 'authz error code');
   }

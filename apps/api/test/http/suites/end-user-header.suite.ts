@@ -131,6 +131,8 @@ export function describeEndUserHeader(engine: Engine): void {
         const response = await send(route, refusal.key(), refusal.endUser);
         expect(response.status, response.body).toBe(refusal.status);
         expect(messageOf(response)).toMatch(refusal.says);
+        // Every bad name is refused the same way, naming the field as every other refusal does.
+        if (refusal.status === 400) expect(messageOf(response)).toMatch(/^header\.x-end-user-id: /);
       });
 
       it(`${route.name}: a user key may name itself, a trusted portal its end user`, async () => {
