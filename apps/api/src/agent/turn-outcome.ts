@@ -38,13 +38,17 @@ export function toTurnJson(result: TurnResult): TurnJson {
 
 /**
  * A failed turn is recorded (the user's message and the failure are in the transcript); the HTTP
- * answer says what failed upstream: 504 for a timeout, 502 for anything else a dependency did,
- * 500 for an exception of our own.
+ * answer says what failed: 400 for a response schema the session's model cannot take (the
+ * caller's to fix; no model was called), 504 for a timeout, 502 for anything else a dependency
+ * did, 500 for an exception of our own.
  */
 export function failedTurnError(result: TurnResult): ApiError {
   const error = result.error ?? { code: 'unknown', message: 'The turn failed' };
-  const where = error.provider ? `${error.provider}: ` : '';
   const recorded = `The turn ${result.turnId} was recorded as failed; your message is kept in the session.`;
+  const message = error.message.replace(/[.\s]+$/, '');
+  if (error.code === 'invalid_schema')
+    return new ApiError(ApiErrorCode.ValidationFailed, `body.responseFormat.schema: ${message}. ${recorded}`);
+  const where = error.provider ? `${error.provider}: ` : '';
   // A bug of ours is no upstream failure: 500, with the generic message of `toTurnError` (details are logged).
   const code =
     error.code === 'timeout'
@@ -52,5 +56,5 @@ export function failedTurnError(result: TurnResult): ApiError {
       : error.code === 'internal_error'
         ? ApiErrorCode.Internal
         : ApiErrorCode.UpstreamFailed;
-  return new ApiError(code, `${where}${error.message.replace(/[.\s]+$/, '')}. ${recorded}`);
+  return new ApiError(code, `${where}${message}. ${recorded}`);
 }

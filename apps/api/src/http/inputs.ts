@@ -1,4 +1,4 @@
-import { schemaLimitProblem } from '@agentdesk/providers';
+import { schemaLimitProblem, validateJson } from '@agentdesk/providers';
 import { z } from 'zod';
 import { isId, unstorableTextProblem, type JsonObject } from '@agentdesk/storage';
 
@@ -98,12 +98,21 @@ export function refineSchemaLimits(value: unknown, context: z.core.$RefinementCt
   if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
 }
 
-/** A JSON Schema document: a JSON object within the schema limits. */
+/**
+ * A JSON Schema the API itself validates answers against (response formats, lab schemas): a JSON
+ * object within the schema limits that Ajv can compile. One that cannot compile would fail every
+ * answer the same way, so it is refused before anything is stored or any model is called.
+ */
 export const jsonSchemaObject = z
   .custom<JsonObject>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
     error: 'must be a JSON Schema (a JSON object)',
   })
-  .superRefine(refineSchemaLimits);
+  .superRefine((value, context) => {
+    const problem =
+      schemaLimitProblem(value) ??
+      validateJson(value, null).errors.find((issue) => issue.keyword === 'schema')?.message;
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  });
 
 function jsonProblem(root: unknown): string | undefined {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: root, depth: 1 }];

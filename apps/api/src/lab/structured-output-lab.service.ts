@@ -1,10 +1,9 @@
 import type { Principal } from '@agentdesk/authz';
-import { validateJson, type ChatMessage } from '@agentdesk/providers';
+import type { ChatMessage } from '@agentdesk/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { ModelRouter } from '../model-access/model-router';
 import { LOGGER, REPOSITORIES } from '../core/tokens';
-import { ApiError, ApiErrorCode } from '../errors/api-error';
 import type { JsonObject, Page, PageRequest, Repositories } from '@agentdesk/storage';
 import type { CreateRunBody } from './lab-inputs';
 import { runTarget } from './run-target';
@@ -13,12 +12,6 @@ import { schemaNameOf } from './schema-name';
 import { toStorableJson } from './storable-json';
 import { meterLabTargets } from '../usage/metering/meter-lab-targets';
 import { UsageMeter } from '../usage/metering/usage-meter';
-
-/** A schema Ajv cannot compile would fail every target the same way: refuse it up front. */
-function assertCompilableSchema(schema: JsonObject): void {
-  const problem = validateJson(schema, null).errors.find((issue) => issue.keyword === 'schema');
-  if (problem !== undefined) throw new ApiError(ApiErrorCode.ValidationFailed, `schema: ${problem.message}`);
-}
 
 /**
  * The structured-output lab: one schema and prompt sent to every target at once, each answer
@@ -36,7 +29,6 @@ export class StructuredOutputLab {
   /** Runs every target concurrently; a failing target is recorded as such, the run still completes. */
   async run(actor: Principal, body: CreateRunBody): Promise<RunJson> {
     const schema = toStorableJson(body.schema) as JsonObject;
-    assertCompilableSchema(schema);
     const systemPrompt =
       body.systemPrompt === undefined || body.systemPrompt === '' ? null : body.systemPrompt;
     const messages: ChatMessage[] = [

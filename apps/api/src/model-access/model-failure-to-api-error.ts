@@ -15,7 +15,7 @@ export function modelFailureToApiError(failure: ModelFailure): ApiError {
     case 'provider-not-configured':
       return new ApiError(ApiErrorCode.ProviderNotConfigured, failure.message);
     case 'invalid-schema':
-      return new ApiError(ApiErrorCode.ValidationFailed, `responseFormat.schema: ${failure.message}`);
+      return new ApiError(ApiErrorCode.ValidationFailed, `body.responseFormat.schema: ${failure.message}`);
     case 'timeout':
       return new ApiError(ApiErrorCode.UpstreamTimeout, upstreamMessage(failure));
     case 'invalid-request':

@@ -302,11 +302,48 @@ export function describeAgentTurns(engine: Engine): void {
       [{ content: 'x', userId: 'someone-else' }, 'userId'],
       [{ content: [{ type: 'image', mediaType: 'image/png', data: '***' }] }, 'base64'],
       [{ content: 'x', responseFormat: { type: 'xml' } }, 'responseFormat'],
+      // A schema that cannot be compiled would fail every answer: refused before any model call.
+      [
+        { content: 'x', responseFormat: { type: 'json_schema', schema: { $ref: '#/$defs/missing' } } },
+        'body.responseFormat.schema: The schema could not be compiled',
+      ],
+      [
+        {
+          content: 'x',
+          responseFormat: { type: 'json_schema', json_schema: { schema: { minProperties: 'x' } } },
+        },
+        'body.responseFormat.json_schema.schema: The schema could not be compiled',
+      ],
     ])('refuses a bad body %j with a 400 naming the problem', async (body, mentioned) => {
       const response = await send(body);
       expect(response.statusCode).toBe(400);
       expect(response.json().error.message).toContain(mentioned);
       expect(test.emulator.requests).toHaveLength(0);
+    });
+
+    it('answers 400 naming the field for a response schema the session’s model cannot take; no model is called, the turn is recorded as failed', async () => {
+      const gemini = await createSession(test.api.repositories, alice, 'gemini');
+      await test.api.repositories.sessions.update(alice.id, gemini.id, { model: 'gemini-2.5-flash' });
+      // Valid JSON Schema, but Gemini takes no recursion and no unrolled level can leave it out.
+      const endless = { type: 'object', properties: { child: { $ref: '#' } }, required: ['child'] };
+      const response = await send(
+        { content: 'x', responseFormat: { type: 'json_schema', schema: endless } },
+        {},
+        gemini.id,
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: expect.stringMatching(
+          /^body\.responseFormat\.schema: The schema is recursive.*recorded as failed/,
+        ),
+      });
+      expect(test.emulator.requests).toHaveLength(0);
+      const stored = (await test.api.repositories.messages.listForOwner(alice.id, gemini.id)).items;
+      expect(stored.map((message) => [message.role, message.status, message.error?.code])).toEqual([
+        ['user', 'complete', undefined],
+        ['assistant', 'failed', 'invalid_schema'],
+      ]);
     });
 
     it('refuses an unknown model with 400 and an unconfigured provider with 503, before storing anything', async () => {

@@ -407,7 +407,11 @@ export function describeLab(engine: Engine): void {
       [{ ...validBody, prompt: '' }, 'prompt'],
       [{ ...validBody, schema: [reviewSchema] }, 'schema'],
       [{ ...validBody, schema: 'object' }, 'schema'],
-      [{ ...validBody, schema: { type: 5 } }, 'schema'],
+      [{ ...validBody, schema: { type: 5 } }, 'body.schema: The schema could not be compiled'],
+      [
+        { ...validBody, schema: { $ref: '#/$defs/missing' } },
+        'body.schema: The schema could not be compiled',
+      ],
       [{ ...validBody, targets: [] }, 'targets'],
       [{ ...validBody, targets: Array.from({ length: 13 }, () => ({ model: 'gpt-test' })) }, 'targets'],
       [{ ...validBody, targets: [{ model: 'gpt-test', provider: 'openai' }] }, 'provider'],
