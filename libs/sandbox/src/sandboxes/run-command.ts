@@ -86,11 +86,7 @@ export async function runCommand(
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
   try {
-    const first = await Promise.race([
-      finished.then(() => 'done' as const),
-      timeout,
-      cancellation.aborted,
-    ]);
+    const first = await Promise.race([finished.then(() => 'done' as const), timeout, cancellation.aborted]);
     if (first !== 'done') {
       stoppedBy = first;
       await killTree(engine, containerId, execId);
