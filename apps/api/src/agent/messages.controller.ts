@@ -1,9 +1,8 @@
-import { Controller, Headers, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { END_USER_HEADER } from '../http/end-user-header';
+import { END_USER_HEADER, IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
 import { RequireScope } from '../routes/route-policy';
-import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
@@ -11,7 +10,7 @@ import { ValidBody, ValidParam } from '../http/validated';
 import { Owner, type EffectiveOwner } from '../auth/effective-owner';
 import { AgentTurnService } from './agent-turn.service';
 import { SseWriter } from './sse-writer';
-import { idempotencyKeySchema, sendMessageBody, type SendMessageBody } from './turn-inputs';
+import { readIdempotencyKey, sendMessageBody, type SendMessageBody } from './turn-inputs';
 import { failedTurnError, toTurnJson, type TurnJson } from './turn-outcome';
 
 /** Sending a message runs an agent turn; the answer is JSON, or SSE events with `Accept: text/event-stream`. */
@@ -23,7 +22,7 @@ import { failedTurnError, toTurnJson, type TurnJson } from './turn-outcome';
   description: 'Trusted portal keys only: the end user the request acts for',
 })
 @ApiHeader({
-  name: 'Idempotency-Key',
+  name: IDEMPOTENCY_KEY_HEADER,
   required: false,
   description:
     'A retried request with the same key returns the same turn; the same key with another body, session or Accept mode answers 422',
@@ -47,18 +46,10 @@ export class MessagesController {
     @Owner() owner: EffectiveOwner,
     @ValidParam('id', idSchema) sessionId: string,
     @ValidBody(sendMessageBody) body: SendMessageBody,
-    @Headers('idempotency-key') rawIdempotencyKey: string | undefined,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TurnJson | undefined> {
-    const idempotencyKey =
-      rawIdempotencyKey === undefined ? undefined : idempotencyKeySchema.safeParse(rawIdempotencyKey);
-    if (idempotencyKey && !idempotencyKey.success) {
-      throw new ApiError(
-        ApiErrorCode.ValidationFailed,
-        'Idempotency-Key: must be 1–200 visible ASCII characters',
-      );
-    }
+    const idempotencyKey = readIdempotencyKey(request.raw.rawHeaders);
     // The client going away aborts the turn: the provider call is cancelled, the partial answer kept.
     const disconnect = new AbortController();
     reply.raw.once('close', () => {
@@ -71,7 +62,7 @@ export class MessagesController {
       body,
       signal: disconnect.signal,
       stream: streaming,
-      ...(idempotencyKey?.data !== undefined && { idempotencyKey: idempotencyKey.data }),
+      ...(idempotencyKey !== undefined && { idempotencyKey }),
     };
     if (!streaming) {
       const result = await this.turns.run(turnInput, () => undefined);

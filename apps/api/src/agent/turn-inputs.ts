@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
 import { jsonSchemaObject, multilineText, singleLineText } from '../http/inputs';
+import { rawHeaderValues } from '../http/raw-headers';
+import { ZodValidationPipe } from '../http/zod-validation.pipe';
 
 const text = multilineText(1_000_000).min(1, { error: 'must not be empty' });
 
@@ -64,9 +68,32 @@ export const sendMessageBody = z
 
 export type SendMessageBody = z.output<typeof sendMessageBody>;
 
+const idempotencyKeyRule = 'must be 1–200 visible ASCII characters';
+
 /** `Idempotency-Key`: a retried request with the same key returns the same turn. */
-export const idempotencyKeySchema = z
+const idempotencyKeySchema = z
   .string()
-  .min(1)
-  .max(200)
-  .regex(/^[\x21-\x7e]+$/, { error: 'must be 1–200 visible ASCII characters' });
+  .min(1, { error: idempotencyKeyRule })
+  .max(200, { error: idempotencyKeyRule })
+  .regex(/^[\x21-\x7e]+$/, { error: idempotencyKeyRule });
+
+const idempotencyKeyPipe = new ZodValidationPipe(
+  idempotencyKeySchema.optional(),
+  'header',
+  IDEMPOTENCY_KEY_HEADER,
+);
+
+/**
+ * The request's `Idempotency-Key` (undefined when absent). Read from the raw header list: Node
+ * would join two keys into one ("a, b"), and a request carrying two keys names no one request.
+ */
+export function readIdempotencyKey(rawHeaders: readonly string[]): string | undefined {
+  const sent = rawHeaderValues(rawHeaders, IDEMPOTENCY_KEY_HEADER);
+  if (sent.length > 1) {
+    throw new ApiError(
+      ApiErrorCode.ValidationFailed,
+      `header.${IDEMPOTENCY_KEY_HEADER}: send it once (one key names one request); got ${sent.length}`,
+    );
+  }
+  return idempotencyKeyPipe.transform(sent[0]);
+}

@@ -10,7 +10,7 @@ import type { AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
-import { END_USER_HEADER } from '../http/end-user-header';
+import { END_USER_HEADER } from '../http/header-names';
 import type { Repositories } from '@agentdesk/storage';
 
 /** Whether resolving may create the portal end user's row (only when creating a resource). */

@@ -1,7 +1,7 @@
 import type { Principal } from '@agentdesk/authz';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { END_USER_HEADER } from '../http/end-user-header';
+import { END_USER_HEADER } from '../http/header-names';
 import { storedHeaderProblem } from '../http/header-text';
 import { principalOf } from './request-principal';
 import { ApiError, ApiErrorCode } from '../errors/api-error';

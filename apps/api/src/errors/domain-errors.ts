@@ -1,6 +1,6 @@
 import { AuthzErrorCode, type AuthzError } from '@agentdesk/authz';
 import { StorageErrorCode, type StorageError, type StorageEntity } from '@agentdesk/storage';
-import { END_USER_HEADER } from '../http/end-user-header';
+import { END_USER_HEADER, IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
 import { ApiError, ApiErrorCode } from './api-error';
 import { assertNever } from './assert-never';
 
@@ -34,9 +34,11 @@ export function fromStorageError(error: StorageError): ApiError {
     case StorageErrorCode.TurnInProgress:
       return new ApiError(ApiErrorCode.Conflict, error.message, { cause: error });
     case StorageErrorCode.IdempotencyKeyReused:
-      return new ApiError(ApiErrorCode.IdempotencyKeyReused, `Idempotency-Key: ${error.message}`, {
-        cause: error,
-      });
+      return new ApiError(
+        ApiErrorCode.IdempotencyKeyReused,
+        `header.${IDEMPOTENCY_KEY_HEADER}: ${error.message}`,
+        { cause: error },
+      );
     case StorageErrorCode.InvalidCursor:
       return new ApiError(
         ApiErrorCode.ValidationFailed,

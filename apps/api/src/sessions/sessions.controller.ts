@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Patch, Post } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { END_USER_HEADER } from '../http/end-user-header';
+import { END_USER_HEADER } from '../http/header-names';
 import { RequireScope } from '../routes/route-policy';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';

@@ -13,6 +13,7 @@ import {
 } from '../../support/fixtures';
 import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/test-api';
 import { emulatorEnvironment } from '../../support/provider-emulator';
+import { rawHttp, rawRequest } from '../../support/raw-http';
 import { sendTurnOverHttp } from '../../support/turn-over-http';
 
 interface SseEvent {
@@ -51,6 +52,10 @@ export function describeAgentTurns(engine: Engine): void {
       test.emulator.reset();
       session = await createSession(test.api.repositories, alice, 'turns');
     });
+
+    // Over a real socket (once per file): for what `inject` cannot send, such as a repeated header.
+    let baseUrl: Promise<string> | undefined;
+    const listening = () => (baseUrl ??= test.api.listen());
 
     const send = (body: unknown, headers: Record<string, string> = {}, sessionId = session.id) =>
       test.request({
@@ -234,7 +239,7 @@ export function describeAgentTurns(engine: Engine): void {
           expect(refused.statusCode).toBe(422);
           const error = JSON.parse(refused.body).error;
           expect(error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-          expect(error.message).toContain('Idempotency-Key');
+          expect(error.message).toMatch(/^header\.idempotency-key: /);
           expect(error.message).toContain(reason);
           expect(test.emulator.requests).toHaveLength(1);
           expect(await transcriptOf(session.id)).toEqual(before);
@@ -346,6 +351,42 @@ export function describeAgentTurns(engine: Engine): void {
       ]);
     });
 
+    it.each([
+      ['empty', ['']],
+      ['201 characters long', ['k'.repeat(201)]],
+      ['holding a space', ['order 77']],
+      ['holding a Latin-1 character', ['ord\u00e9r-77']],
+      ['sent twice', ['order-77', 'order-78']],
+      ['sent twice, the same key', ['order-77', 'order-77']],
+    ])(
+      'refuses an Idempotency-Key %s: a 400 naming the header, nothing stored, no model call',
+      async (_case, keys) => {
+        const body = JSON.stringify({ content: 'Charge card' });
+        const response = await rawHttp(
+          await listening(),
+          rawRequest(
+            `POST /v1/sessions/${session.id}/messages HTTP/1.1`,
+            [
+              ['Host', 'localhost'],
+              ['Authorization', `Bearer ${aliceKey.key}`],
+              ['Content-Type', 'application/json'],
+              ['Content-Length', String(Buffer.byteLength(body))],
+              ...keys.map((key): [string, string] => ['Idempotency-Key', key]),
+            ],
+            body,
+          ),
+        );
+        expect(response.status, response.body).toBe(400);
+        expect(response.json<{ error: { message: string } }>().error.message).toMatch(
+          keys.length > 1
+            ? /^header\.idempotency-key: send it once/
+            : /^header\.idempotency-key: must be 1–200/,
+        );
+        expect(test.emulator.requests).toHaveLength(0);
+        expect((await test.api.repositories.messages.listForOwner(alice.id, session.id)).items).toEqual([]);
+      },
+    );
+
     it('refuses an unknown model with 400 and an unconfigured provider with 503, before storing anything', async () => {
       const unknown = await createSession(test.api.repositories, alice, 'unknown');
       await test.api.repositories.sessions.update(alice.id, unknown.id, { model: 'mystery-9000' });
@@ -411,7 +452,7 @@ export function describeAgentTurns(engine: Engine): void {
     });
 
     it('a client disconnect over real HTTP stops the turn and records it as failed', async () => {
-      const base = await test.api.listen();
+      const base = await listening();
       test.emulator.script({ kind: 'hang' });
       const turn = sendTurnOverHttp(base, session.id, aliceKey.key, 'hang up on me');
       await new Promise((resolve) => setTimeout(resolve, 200));

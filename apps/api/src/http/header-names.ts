@@ -1,0 +1,5 @@
+/** The header a trusted portal names its end user with (the portal's own id for that user). */
+export const END_USER_HEADER = 'x-end-user-id';
+
+/** The header that makes a retried agent turn return the first one instead of running again. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
