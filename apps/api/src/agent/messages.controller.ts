@@ -1,6 +1,7 @@
 import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { acceptsEventStream } from '../http/accept-header';
 import { END_USER_HEADER, IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
 import { RequireScope } from '../routes/route-policy';
 import { idSchema } from '../http/inputs';
@@ -55,7 +56,7 @@ export class MessagesController {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) disconnect.abort();
     });
-    const streaming = /\btext\/event-stream\b/.test(request.headers.accept ?? '');
+    const streaming = acceptsEventStream(request.headers.accept);
     const turnInput = {
       owner,
       sessionId,

@@ -105,6 +105,17 @@ export function describeAgentTurns(engine: Engine): void {
       expect(test.logs.text()).not.toContain('already sent');
     });
 
+    it.each([
+      ['text/event-stream;q=0', 'application/json'],
+      ['application/json, text/event-stream; q=0', 'application/json'],
+      ['*/*', 'application/json'],
+      ['Text/Event-Stream; q=0.5', 'text/event-stream'],
+    ])('answers Accept: %s with %s', async (accept, contentType) => {
+      const response = await send({ content: 'Which one?' }, { accept });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain(contentType);
+    });
+
     it('keeps a refusal the provider sends apart from the text (OpenAI’s) as the assistant’s words, streamed and not', async () => {
       const refusal = 'I cannot help with that.';
       test.emulator.script({ kind: 'refusal', refusal, chunkSize: 5, times: 2 });
