@@ -31,6 +31,12 @@ export interface CommandResult {
 const killedExitCode = 137;
 /** After the tree is killed, how long the engine gets to close the stream. */
 const streamCloseGraceMs = 5000;
+/**
+ * The engine answers an exec's start before its first process exists: a kill sent at once can find
+ * nothing and leave the command to run. Until the stream closes, the kill is repeated this often,
+ * within the same grace as before.
+ */
+const killRepeatMs = 250;
 
 /**
  * Runs a shell command in a running sandbox container with a timeout and capped, demultiplexed
@@ -89,8 +95,7 @@ export async function runCommand(
     const first = await Promise.race([finished.then(() => 'done' as const), timeout, cancellation.aborted]);
     if (first !== 'done') {
       stoppedBy = first;
-      await killTree(engine, containerId, execId);
-      await Promise.race([finished, delay(streamCloseGraceMs)]);
+      await killUntilClosed(engine, containerId, execId, finished);
       stream.destroy();
     }
   } catch (error) {
@@ -176,6 +181,25 @@ function collect(stream: Duplex, output: OutputDemultiplexer): Promise<void> {
     stream.once('close', () => resolve());
     stream.once('error', reject);
   });
+}
+
+/** Kills the exec's tree, again and again while its stream stays open, for up to the close grace. */
+async function killUntilClosed(
+  engine: EngineClient,
+  containerId: string,
+  execId: string,
+  finished: Promise<void>,
+): Promise<void> {
+  // A stream that errors is closed too: the command is being stopped on purpose either way.
+  const closed = finished.then(
+    () => true,
+    () => true,
+  );
+  const deadline = performance.now() + streamCloseGraceMs;
+  do {
+    await killTree(engine, containerId, execId);
+    if (await Promise.race([closed, delay(killRepeatMs).then(() => false)])) return;
+  } while (performance.now() < deadline);
 }
 
 async function killTree(engine: EngineClient, containerId: string, execId: string): Promise<void> {
