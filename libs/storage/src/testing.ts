@@ -1,6 +1,11 @@
 // Test helpers other projects' tests may use: isolated, migrated databases on both engines.
 export { sqliteTestDatabase } from './test/sqlite-test-database';
-export { postgresTestDatabase, testPostgresUrl } from './test/postgres-test-database';
+export {
+  createOwnPostgresDatabase,
+  postgresTestDatabase,
+  testPostgresUrl,
+  type OwnPostgresDatabase,
+} from './test/postgres-test-database';
 export {
   testDatabaseOver,
   TestClock,

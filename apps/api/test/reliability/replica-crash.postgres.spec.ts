@@ -143,7 +143,14 @@ describe('kill -9 of one of three API replicas on one PostgreSQL, without a rest
       Math.ceil((leaseMs + leaseSweepIntervalMs(leaseMs) + 10_000) / 25),
     );
     expect([...(await leaseExpiries()).values()].every((expiry) => expiry === null)).toBe(true);
-    const sweeps = [...sweepsLogged(survivorB.output()), ...sweepsLogged(survivorC.output())];
+    // A sweep logs after it commits: its line may reach the test a moment after the rows do.
+    const sweepsSoFar = () => [...sweepsLogged(survivorB.output()), ...sweepsLogged(survivorC.output())];
+    const interruptedSoFar = () => sweepsSoFar().reduce((total, sweep) => total + sweep.interruptedTurns, 0);
+    await waitFor(
+      () => (interruptedSoFar() >= turnCount ? true : undefined),
+      'the sweeps to log every interrupted turn',
+    ).catch(() => undefined); // the exact count is asserted just below, with its numbers
+    const sweeps = sweepsSoFar();
     // Concurrent sweeps on two replicas count each interrupted turn exactly once.
     expect(sweeps.reduce((total, sweep) => total + sweep.interruptedTurns, 0)).toBe(turnCount);
     expect(sweeps.reduce((total, sweep) => total + sweep.failedMessages, 0)).toBe(turnCount);
