@@ -31,6 +31,8 @@ export {
   type PinReport,
 } from './image/ensure-image-pin';
 export { type ImageStatus, type PinStatus } from './image/image-status';
+export { type PinCheck } from './image/pin-keeper';
+export { type BuildCause, type BuildStartedListener } from './image/build-cause';
 export { type RestoreBaseImage } from './image/sandbox-image';
 
 export { containerLabels, type ContainerRole } from './sandboxes/container-labels';

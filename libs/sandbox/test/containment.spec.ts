@@ -2,29 +2,46 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EngineClient, isSandboxError, type SandboxError } from '../src/index';
 import { removeEverything, testService } from './test-engine';
 
-/** The real engine client, with hooks run as a command whose text contains their key is handed to the engine. */
+/**
+ * The real engine client, with hooks run as a command whose text contains their key is handed to the
+ * engine: a Docker exec (the exec path's commands) or an attached exec (the runner's start).
+ */
 class EngineWithStartHooks extends EngineClient {
   readonly onStart = new Map<string, () => void>();
 
   override startExec(...args: Parameters<EngineClient['startExec']>): ReturnType<EngineClient['startExec']> {
-    const commandLine = args[1].command.join(' ');
-    for (const [key, hook] of this.onStart) if (commandLine.includes(key)) hook();
+    this.runHooks(args[1].command);
     return super.startExec(...args);
+  }
+
+  override startAttachedExec(
+    ...args: Parameters<EngineClient['startAttachedExec']>
+  ): ReturnType<EngineClient['startAttachedExec']> {
+    this.runHooks(args[1].command);
+    return super.startAttachedExec(...args);
+  }
+
+  private runHooks(command: readonly string[]): void {
+    const commandLine = command.join(' ');
+    for (const [key, hook] of this.onStart) if (commandLine.includes(key)) hook();
   }
 }
 
 const engine = new EngineWithStartHooks({ dockerHost: inject('dockerHost') });
-const service = testService(
+const limits = { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 };
+const service = testService('contain', { limits, exec: { maxOutputBytes: 4096 } }, { engine });
+/** The same sandbox image, commands through a Docker exec each (images without the runner). */
+const execService = testService(
   'contain',
-  {
-    limits: { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 },
-    exec: { maxOutputBytes: 4096 },
-  },
+  { limits, exec: { maxOutputBytes: 4096, useRunner: false } },
   { engine },
 );
 
 beforeAll(() => service.ensureSandboxImage());
-afterAll(() => removeEverything(service));
+afterAll(async () => {
+  await execService.close();
+  await removeEverything(service);
+});
 
 async function rejection(promise: Promise<unknown>): Promise<SandboxError> {
   try {
@@ -72,8 +89,8 @@ describe.concurrent('containment', () => {
     expect(error.code).toBe('out-of-memory');
     expect(error.details['exitCode']).toBe(137);
     expect((await sandbox.exec({ command: 'echo fine' })).stdout.text).toBe('fine\n');
-    // An ordinary SIGKILL is not an out-of-memory kill.
-    expect((await sandbox.exec({ command: 'kill -9 $$' })).exitCode).toBe(137);
+    // An ordinary SIGKILL is not an out-of-memory kill: a result with the signal named.
+    expect(await sandbox.exec({ command: 'kill -9 $$' })).toMatchObject({ exitCode: 137, signal: 'SIGKILL' });
   });
 
   it('kills an endless loop and its children at the timeout: nothing is left in the process list', async () => {
@@ -94,6 +111,7 @@ describe.concurrent('containment', () => {
 
   it('kills a cancelled command and its children at once, long before its timeout', async () => {
     const sandbox = service.forSession('cancelled');
+    await sandbox.exec({ command: 'true' }); // container and runner up: the abort lands in the command
     const controller = new AbortController();
     const started = performance.now();
     const running = sandbox.exec(
@@ -114,8 +132,8 @@ describe.concurrent('containment', () => {
     expect((await sandbox.exec({ command: 'ls' })).stdout.text).not.toContain('never');
   });
 
-  it('kills a command cancelled while the engine is still starting it, instead of letting it run to its timeout', async () => {
-    const sandbox = service.forSession('cancelled-at-start');
+  it('kills a command cancelled while the engine is still starting its exec, instead of letting it run to its timeout', async () => {
+    const sandbox = execService.forSession('cancelled-at-start');
     await sandbox.exec({ command: 'true' }); // the container exists: the abort lands in the exec's start
     // The engine answers the start before the command's first process exists: a kill sent at once
     // may find nothing (seen under load). Several rounds, each checked for leftovers.
@@ -130,6 +148,20 @@ describe.concurrent('containment', () => {
       const processes = await sandbox.exec({ command: 'ps -o args' });
       expect(processes.stdout.text).not.toMatch(/sleep 304/);
     }
+  });
+
+  it('runs nothing when the command is cancelled while the runner is still starting', async () => {
+    const sandbox = service.forSession('cancelled-at-runner-start');
+    await service.acquireContainer('cancelled-at-runner-start'); // its runner starts with the first command
+    const controller = new AbortController();
+    engine.onStart.set(`runner.cjs`, () => controller.abort());
+    const error = await rejection(
+      sandbox.exec({ command: 'touch started; sleep 305', timeoutMs: 20_000 }, controller.signal),
+    );
+    engine.onStart.delete('runner.cjs');
+    expect(error.code).toBe('exec-cancelled');
+    const after = await sandbox.exec({ command: 'ps -o args; ls' });
+    expect(after.stdout.text).not.toMatch(/sleep 305|started/);
   });
 
   it('has no network', async () => {

@@ -91,6 +91,32 @@ describe.concurrent('sandbox tools', () => {
     expect(output.content).toContain('exit 137');
   });
 
+  it('says a command killed by SIGKILL was not out of memory', async () => {
+    const output = await call('tools-kill', 'run_command', { command: 'echo before; kill -9 $$' });
+    expect(output.isError).toBe(false);
+    expect(output.content).toMatch(/^exit code: 137 \(\d+ ms\) — killed by SIGKILL \(not out of memory\)\n/);
+    expect(output.content).toContain('--- stdout ---\nbefore');
+  });
+
+  it('keeps file tools inside /workspace: a link out is refused, or listed as a link', async () => {
+    await call('tools-links', 'run_command', { command: 'ln -s /etc etcdir && ln -s /tmp tmpx' });
+    const read = await call('tools-links', 'read_file', { path: 'etcdir/passwd' });
+    expect(read).toEqual({
+      isError: true,
+      content: expect.stringMatching(
+        /^read_file: path "etcdir\/passwd": etcdir is a symbolic link to \/etc, out of \/workspace/,
+      ),
+    });
+    expect(await call('tools-links', 'write_file', { path: 'tmpx/a', content: 'x' })).toMatchObject({
+      isError: true,
+      content: expect.stringContaining('tmpx is a symbolic link to /tmp, out of /workspace'),
+    });
+    expect(await call('tools-links', 'list_files', { path: 'etcdir' })).toEqual({
+      isError: false,
+      content: 'link  etcdir',
+    });
+  });
+
   it.each([
     ['a path outside the workspace', 'read_file', { path: '../etc/passwd' }, 'read_file: '],
     ['a missing file', 'read_file', { path: 'nope.txt' }, 'does not exist'],

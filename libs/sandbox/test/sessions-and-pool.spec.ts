@@ -1,5 +1,7 @@
+import { InMemoryToolResultStore } from '@agentdesk/compressor';
+import { ToolRegistry } from '@agentdesk/agent-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containerLabels } from '../src/index';
+import { containerLabels, createSandboxTools } from '../src/index';
 import { dockerCli } from './docker-cli';
 import { removeEverything, testEngine, testService } from './test-engine';
 
@@ -7,6 +9,7 @@ const engine = testEngine();
 
 describe('session containers', () => {
   const service = testService('sessions');
+  const tools = new ToolRegistry(createSandboxTools(service));
   beforeAll(() => service.ensureSandboxImage());
   afterAll(() => removeEverything(service));
 
@@ -39,6 +42,33 @@ describe('session containers', () => {
     await dockerCli('rm', '-f', `test-sessions-session-removed-by-hand`);
     expect((await sandbox.exec({ command: 'echo back' })).stdout.text).toBe('back\n');
   });
+
+  it.each([
+    ['stopped', ['stop', '-t', '1'], /had stopped \(exited, exit code \d+;/],
+    ['killed', ['kill'], /had stopped \(exited, exit code 137;/],
+    ['removed', ['rm', '-f'], /was removed since its last use/],
+  ])(
+    'gives a session whose container was %s behind its back a fresh one, and its next tool result says the workspace was lost',
+    async (what, command, notice) => {
+      const sessionId = `${what}-behind-its-back`;
+      const call = (argumentsValue: unknown) =>
+        tools.execute('run_command', JSON.stringify(argumentsValue), {
+          ownerUserId: 'u1',
+          sessionId,
+          toolResults: new InMemoryToolResultStore(),
+          signal: new AbortController().signal,
+        });
+      expect((await call({ command: 'echo kept > a.txt' })).content).toMatch(/^exit code: 0/);
+      await dockerCli(...command, `test-sessions-session-${sessionId}`);
+
+      const result = await call({ command: 'ls; echo fresh' });
+      expect(result.isError).toBe(false);
+      expect(result.content).toMatch(notice);
+      expect(result.content).toContain('/workspace starts empty');
+      expect(result.content).toContain('--- stdout ---\nfresh\n');
+      expect((await call({ command: 'true' })).content).toMatch(/^exit code: 0/);
+    },
+  );
 
   it('reaps idle session containers, but not busy ones', async () => {
     await service.forSession('idle').exec({ command: 'true' });

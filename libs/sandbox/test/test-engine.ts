@@ -47,9 +47,12 @@ export function testService(
   );
 }
 
-/** Removes everything a test service created: its containers (sessions, pool, pins) and its image. */
+/** Removes everything a test service created: its containers (sessions, pool), its pins and its image. */
 export async function removeEverything(service: SandboxService): Promise<void> {
   await service.close({ removePool: true });
   for (const container of await service.listContainers()) await service.engine.removeContainer(container.id);
+  // The pins are not in the list (they are managed with the image, not as containers).
+  for (const pin of [service.config.pinName, service.config.basePinName])
+    await service.engine.removeContainer(pin);
   await service.engine.removeImage(service.config.tag, true);
 }

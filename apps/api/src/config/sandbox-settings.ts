@@ -14,7 +14,10 @@ export interface SandboxSettings {
    * Production uses a registry base image and leaves this off.
    */
   readonly offlineBaseImage: boolean;
-  /** After a failed start (no engine), how long until the next attempt. */
+  /**
+   * After a failed start (no engine, or an image that cannot be built), the wait before the next
+   * attempt; it doubles after each further failure, up to ten minutes.
+   */
   readonly startRetryMs: number;
   readonly config: SandboxConfig;
 }
@@ -35,7 +38,10 @@ export const sandboxEnvironment = {
   AGENTDESK_SANDBOX_WORKSPACE_MB: 'size of a sandbox’s /workspace in MiB',
   AGENTDESK_SANDBOX_EXEC_TIMEOUT_MS: 'default time a command may run',
   AGENTDESK_SANDBOX_MAX_OUTPUT_BYTES: 'bytes of stdout and of stderr kept per command',
-  AGENTDESK_SANDBOX_START_RETRY_MS: 'after a failed start (no engine), the wait before the next attempt',
+  AGENTDESK_SANDBOX_START_RETRY_MS:
+    'after a failed start, the wait before the next attempt (doubling after each further failure, up to 10 minutes)',
+  AGENTDESK_SANDBOX_PIN_CHECK_INTERVAL_MS:
+    'how often both image pins are re-checked in the background (at most 60000; 0 turns it off)',
 } as const;
 
 type SandboxVariable = keyof typeof sandboxEnvironment;
@@ -83,6 +89,7 @@ const environmentSchema = z.object({
   AGENTDESK_SANDBOX_EXEC_TIMEOUT_MS: wholeNumber(100, 3_600_000),
   AGENTDESK_SANDBOX_MAX_OUTPUT_BYTES: wholeNumber(1024, 64 * 1024 * 1024),
   AGENTDESK_SANDBOX_START_RETRY_MS: wholeNumber(100, 3_600_000),
+  AGENTDESK_SANDBOX_PIN_CHECK_INTERVAL_MS: wholeNumber(0, 60_000),
 });
 
 /**
@@ -140,6 +147,9 @@ export function readSandboxSettings(
     }),
     ...(values.AGENTDESK_SANDBOX_IDLE_TIMEOUT_MS !== undefined && {
       idleTimeoutMs: values.AGENTDESK_SANDBOX_IDLE_TIMEOUT_MS,
+    }),
+    ...(values.AGENTDESK_SANDBOX_PIN_CHECK_INTERVAL_MS !== undefined && {
+      pinCheckIntervalMs: values.AGENTDESK_SANDBOX_PIN_CHECK_INTERVAL_MS,
     }),
     limits: {
       ...defaults.limits,

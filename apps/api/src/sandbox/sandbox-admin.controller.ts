@@ -3,6 +3,8 @@ import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nest
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { auditActions } from '../audit/audit-actions';
+import { Audited } from '../audit/audited';
 import { CurrentAuditContext } from '../audit/audit-context';
 import { AUDIT_REASON_HEADER } from '../audit/audit-reason';
 import type { AuditContext } from '../audit/cross-user-audit';
@@ -64,6 +66,7 @@ export class SandboxAdminController {
 
   @Post('image/rebuild')
   @RequireScope('sandbox:manage')
+  @Audited(auditActions.sandboxImageRebuild, { target: { kind: 'sandbox-image' } })
   @ApiOperation({
     summary: 'Rebuild the sandbox image (answers at once with the build id; follow its events)',
     description:
@@ -87,8 +90,12 @@ export class SandboxAdminController {
 
   @Post('image/repin')
   @RequireScope('sandbox:manage')
+  @Audited(auditActions.sandboxImageRepin, { target: { kind: 'sandbox-image' } })
   @ApiOperation({
-    summary: 'Ensure the pin container runs on the tag’s current image id (re-created when missing or stale)',
+    summary:
+      'Ensure both pin containers (image and base) run on their images’ current ids (re-created when missing, stopped or stale)',
+    description:
+      'Answers the image pin’s report; the base pin’s state is on GET /v1/admin/sandbox/image. Audited with the caller.',
   })
   @ApiHeader(auditReasonHeader)
   @Returns(200, pinReportJsonSchema, 'What the re-pin did: pinned, already-pinned, no-image or failed')
@@ -145,27 +152,27 @@ export class SandboxAdminController {
   @RequireScope('sandbox:read')
   @ApiOperation({
     summary: 'This installation’s sandbox containers: session, owner, state, image id, age, last use',
-    description: 'Names other users’ sessions: each listing is audited (its count).',
+    description:
+      'Session and warm-pool containers; the pins are on GET /v1/admin/sandbox/image. Names other users’ sessions: each listing is audited (its count).',
   })
   @ApiHeader(auditReasonHeader)
-  @Returns(
-    200,
-    z.object({ items: z.array(containerJsonSchema) }),
-    'Every container (sessions, warm pool, pins)',
-  )
+  @Returns(200, z.object({ items: z.array(containerJsonSchema) }), 'Every session and warm-pool container')
   async containers(@CurrentAuditContext() actor: AuditContext): Promise<{ items: ContainerJson[] }> {
     return { items: await this.sandbox.containers(actor) };
   }
 
   @Delete('containers/:id')
   @RequireScope('sandbox:manage')
+  @Audited(auditActions.sandboxContainerRemove, { target: { kind: 'sandbox-container', idParam: 'id' } })
   @ApiOperation({
     summary:
       'Remove one of this installation’s containers (a session’s sandbox is re-created on its next use)',
+    description:
+      'Session and warm-pool containers only: a pin (by name or id) answers 409, pins are managed on the image route (re-pin).',
   })
   @ApiHeader(auditReasonHeader)
   @Returns(204, undefined, 'Removed')
-  @Refuses(404)
+  @Refuses(404, 409)
   async removeContainer(
     @CurrentAuditContext() actor: AuditContext,
     @ValidParam('id', containerIdSchema) id: string,

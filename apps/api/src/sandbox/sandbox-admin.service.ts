@@ -7,10 +7,10 @@ import {
   type Repositories,
 } from '@agentdesk/storage';
 import { Inject, Injectable } from '@nestjs/common';
-import { auditActions, type AuditAction } from '../audit/audit-actions';
+import { auditActions } from '../audit/audit-actions';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
-import { ApiMetrics } from '../metrics/api-metrics';
+import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { answeringSandboxErrors } from './sandbox-api-error';
 import type { BuildJson, BuildWithLogJson, ContainerJson, ImageStatusJson } from '@agentdesk/api-contract';
 import { toBuildJson, toContainerJson, toImageStatusJson, toPinReportJson } from './sandbox-json';
@@ -39,7 +39,6 @@ export class SandboxAdminService {
   constructor(
     @Inject(SandboxRuntime) private readonly runtime: SandboxRuntime,
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
-    @Inject(ApiMetrics) private readonly metrics: ApiMetrics,
     @Inject(CrossUserAudit) private readonly crossUserAudit: CrossUserAudit,
   ) {}
 
@@ -61,7 +60,8 @@ export class SandboxAdminService {
       principalId: actor.principal.id,
       apiKeyId: actor.principal.apiKeyId,
     });
-    await this.audit(actor, auditActions.sandboxImageRebuild);
+    // The route is @Audited: its record names the build this rebuild started (or joined).
+    actor.describeChange({ target: { kind: 'sandbox-build', id: handle.id } });
     return { buildId: handle.id };
   }
 
@@ -91,7 +91,7 @@ export class SandboxAdminService {
     const service = this.runtime.require();
     await answeringSandboxErrors(() => service.ping());
     const report = await service.repin();
-    await this.audit(actor, auditActions.sandboxImageRepin);
+    actor.describeChange({ target: { kind: 'sandbox-image', id: null }, details: { pin: report.outcome } });
     return toPinReportJson(report);
   }
 
@@ -114,13 +114,26 @@ export class SandboxAdminService {
     return items;
   }
 
+  /**
+   * Removes a session or warm-pool container. A pin is refused (409): removing it is exactly what lets
+   * a prune take the image, and every ensure re-creates it anyway; pins are managed on the image route.
+   */
   async removeContainer(actor: SandboxActor, id: string): Promise<void> {
     const service = this.runtime.require();
+    const pin = await answeringSandboxErrors(() => service.pinOf(id));
+    if (pin !== undefined) {
+      throw new ApiError(
+        ApiErrorCode.Conflict,
+        `${pin} is a pin: it keeps the sandbox image through prunes and is not removed through the containers route. ` +
+          'Pins are managed on the image route: GET /v1/admin/sandbox/image shows them, POST /v1/admin/sandbox/image/repin re-creates them',
+      );
+    }
     const containers = await answeringSandboxErrors(() => service.listContainers());
     const target = containers.find((container) => container.id === id || container.name === id);
     await answeringSandboxErrors(() => service.removeContainer(target?.id ?? id));
     const owner = target?.sessionId ? (await this.ownersOf([target])).get(target.sessionId) : undefined;
-    await this.audit(actor, auditActions.sandboxContainerRemove, {
+    actor.describeChange({
+      target: { kind: 'sandbox-container', id: target?.id ?? id },
       sessionId: target?.sessionId && owner ? target.sessionId : null,
       targetUserId: owner ?? null,
     });
@@ -141,26 +154,5 @@ export class SandboxAdminService {
       }
     }
     return owners;
-  }
-
-  private async audit(
-    actor: SandboxActor,
-    action: AuditAction,
-    target: { sessionId: string | null; targetUserId: string | null } = {
-      sessionId: null,
-      targetUserId: null,
-    },
-  ): Promise<void> {
-    await this.repositories.audit.append({
-      actorPrincipalId: actor.principal.id,
-      actorApiKeyId: actor.principal.apiKeyId,
-      action,
-      targetUserId: target.targetUserId,
-      sessionId: target.sessionId,
-      reason: actor.reason ?? null,
-      requestId: actor.requestId,
-      clientRequestId: actor.clientRequestId,
-    });
-    this.metrics.auditRecords.inc({ action });
   }
 }

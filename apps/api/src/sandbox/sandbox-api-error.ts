@@ -15,6 +15,10 @@ export function toSandboxApiError(error: unknown): ApiError {
       });
     case 'container-missing':
       return new ApiError(ApiErrorCode.NotFound, 'Sandbox container not found', { cause: error });
+    case 'container-stopped':
+      return new ApiError(ApiErrorCode.UpstreamFailed, `The sandbox container stopped: ${error.message}`, {
+        cause: error,
+      });
     case 'invalid-input':
     case 'invalid-path':
       return new ApiError(ApiErrorCode.ValidationFailed, error.message, { cause: error });

@@ -2,10 +2,14 @@ import type { BuildEvent, BuildHandle } from '@agentdesk/sandbox';
 import type { JsonObject, Repositories } from '@agentdesk/storage';
 import type { Logger } from 'pino';
 
-/** Who asked for a build: an API caller, or the ensure the API runs when it starts. */
+/**
+ * Who asked for a build: an API caller, the ensure the API runs when it starts, or a session whose
+ * sandbox needed the missing image (with the session's owner, null when it could not be read).
+ */
 export type BuildRequester =
   | { readonly trigger: 'admin'; readonly principalId: string; readonly apiKeyId: string | null }
-  | { readonly trigger: 'start-up' };
+  | { readonly trigger: 'start-up' }
+  | { readonly trigger: 'session'; readonly sessionId: string; readonly ownerUserId: string | null };
 
 /** A build log longer than this keeps its start and its end (the end says how it finished). */
 const maxStoredEvents = 5000;
@@ -35,6 +39,8 @@ export class SandboxBuildRecorder {
         trigger: requester.trigger,
         actorPrincipalId: requester.trigger === 'admin' ? requester.principalId : null,
         actorApiKeyId: requester.trigger === 'admin' ? requester.apiKeyId : null,
+        sessionId: requester.trigger === 'session' ? requester.sessionId : null,
+        sessionOwnerUserId: requester.trigger === 'session' ? requester.ownerUserId : null,
         startedAt: new Date(handle.startedAt),
       })
       .then(() => undefined);

@@ -50,6 +50,7 @@ export function toBuildJson(build: SandboxBuild): BuildJson {
       build.actorPrincipalId === null
         ? null
         : { principalId: build.actorPrincipalId, apiKeyId: build.actorApiKeyId },
+    session: build.sessionId === null ? null : { id: build.sessionId, ownerUserId: build.sessionOwnerUserId },
     status: build.status,
     startedAt: build.startedAt.toISOString(),
     finishedAt: build.finishedAt?.toISOString() ?? null,
@@ -85,5 +86,6 @@ export function toContainerJson(
     createdAt: container.createdAt,
     ageSeconds: Math.max(0, Math.round((now - Date.parse(container.createdAt)) / 1000)),
     lastUsedAt: container.lastUsedAt ?? null,
+    stale: container.stale,
   };
 }

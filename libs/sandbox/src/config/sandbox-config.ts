@@ -6,7 +6,10 @@ const dockerNamePattern = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 /** Per-container limits. The defaults fit a 2-core, few-GiB host running a handful of sessions. */
 export const sandboxLimitsSchema = z
   .object({
-    /** Hard memory cap in bytes; swap is capped to the same value, so there is no swap. */
+    /**
+     * Memory the sandbox's processes always get, in bytes. The container's limit is this plus
+     * `workspaceBytes` (the tmpfs /workspace is charged to it; see `containerMemoryBytes`); no swap.
+     */
     memoryBytes: z
       .number()
       .int()
@@ -38,6 +41,11 @@ export const sandboxExecSchema = z
       .int()
       .min(1024)
       .default(1024 * 1024),
+    /**
+     * Run commands through the in-container runner (one attached stream per container) when the
+     * image has one; false: a Docker exec per command, as images built before the runner get.
+     */
+    useRunner: z.boolean().default(true),
     /** Largest file readFile returns or writeFile accepts. */
     maxFileBytes: z
       .number()
@@ -92,6 +100,12 @@ export const sandboxConfigSchema = z
     reaperIntervalMs: z.number().int().min(0).default(60_000),
     /** Unassigned hardened containers kept ready; 0 disables the warm pool. */
     warmPoolSize: z.number().int().min(0).max(100).default(2),
+    /**
+     * How often the pins are re-checked in the background (missing, stopped or on another image id →
+     * re-created), besides every ensure and every new session's sandbox. At most a minute, so an
+     * operator's `docker stop` of both pins followed by a prune loses nothing for long; 0 turns it off.
+     */
+    pinCheckIntervalMs: z.number().int().min(0).max(60_000).default(30_000),
   })
   .strict();
 

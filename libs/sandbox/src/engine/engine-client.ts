@@ -1,4 +1,6 @@
-import { type Duplex, type Readable } from 'node:stream';
+import { type Duplex, PassThrough, type Readable, type Writable } from 'node:stream';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import Docker from 'dockerode';
 import { toSandboxError } from './map-engine-error';
 import { readJsonLines } from './json-lines';
@@ -37,6 +39,17 @@ export interface ExecOptions {
   readonly env?: readonly string[];
   readonly workingDirectory?: string;
   readonly user?: string;
+}
+
+/** A running command with stdin attached; see `startAttachedExec`. */
+export interface AttachedExec {
+  readonly execId: string;
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Resolves when the engine closes the stream (the command ended, the container went away). */
+  readonly closed: Promise<void>;
+  destroy(): void;
 }
 
 function dockerodeOptions(endpoint: EngineEndpoint): Docker.DockerOptions {
@@ -188,6 +201,44 @@ export class EngineClient {
     );
   }
 
+  /**
+   * Starts a long-lived command with stdin attached (the in-container runner): `stdin` writes to
+   * it, `stdout`/`stderr` are its demultiplexed output, `closed` resolves when the stream ends.
+   */
+  async startAttachedExec(containerId: string, options: ExecOptions): Promise<AttachedExec> {
+    return this.call(
+      `start a command in container ${containerId}`,
+      async () => {
+        const exec = await this.docker.getContainer(containerId).exec({
+          Cmd: [...options.command],
+          AttachStdin: true,
+          AttachStdout: true,
+          AttachStderr: true,
+          Tty: false,
+          ...(options.env ? { Env: [...options.env] } : {}),
+          ...(options.workingDirectory ? { WorkingDir: options.workingDirectory } : {}),
+          ...(options.user ? { User: options.user } : {}),
+        });
+        const stream = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+        const stdout = new PassThrough();
+        const stderr = new PassThrough();
+        this.docker.modem.demuxStream(stream, stdout, stderr);
+        const closed = new Promise<void>((resolve) => {
+          const end = (): void => {
+            stdout.end();
+            stderr.end();
+            resolve();
+          };
+          stream.once('end', end);
+          stream.once('close', end);
+          stream.once('error', end);
+        });
+        return { execId: exec.id, stdin: stream, stdout, stderr, closed, destroy: () => stream.destroy() };
+      },
+      'container-missing',
+    );
+  }
+
   async execExitCode(execId: string): Promise<number | null> {
     const info = await this.call('inspect a command', () => this.docker.getExec(execId).inspect());
     return info.Running ? null : info.ExitCode;
@@ -259,6 +310,43 @@ export class EngineClient {
       throw toSandboxError(error, what);
     }
   }
+
+  /**
+   * `HEAD /containers/{id}/archive?path=`: the engine's stat of one path, without following its
+   * last component (directories before it are followed). A symlink's `linkTarget` is where it
+   * finally leads, fully resolved inside the container. Undefined on 404 — a HEAD answer has no
+   * body, so a missing path and a missing container look the same there; the caller tells them apart.
+   */
+  async statPath(containerId: string, path: string): Promise<ContainerPathStat | undefined> {
+    return this.callOrUndefined(`look up ${path} in container ${containerId}`, async () => {
+      const response = (await this.docker.getContainer(containerId).infoArchive({ path })) as Readable & {
+        headers: Record<string, string | string[] | undefined>;
+      };
+      response.resume();
+      return parsePathStat(path, response.headers['x-docker-container-path-stat']);
+    });
+  }
+
+  /**
+   * Pings over a new connection. An engine that is shutting down closes its listener first but
+   * keeps answering on connections already open (Node keeps them alive), and stops the containers
+   * only after that: a plain ping would still succeed while the engine is going away.
+   */
+  async pingNewConnection(): Promise<void> {
+    const options = dockerodeOptions(this.endpoint);
+    const agent =
+      options.protocol === 'https'
+        ? new HttpsAgent({ keepAlive: false })
+        : new HttpAgent({ keepAlive: false });
+    // docker-modem takes an `agent` option that @types/dockerode does not declare.
+    const withAgent: Docker.DockerOptions & { agent: HttpAgent } = { ...options, agent };
+    const docker = new Docker(withAgent);
+    try {
+      await this.call('reach the engine', () => docker.ping());
+    } finally {
+      agent.destroy();
+    }
+  }
 }
 
 /** `name:tag` → [name, tag]; a registry port (`host:5000/name`) is not a tag. */
@@ -267,4 +355,48 @@ export function splitReference(reference: string): [string, string] {
   const colon = reference.lastIndexOf(':');
   if (colon > slash) return [reference.slice(0, colon), reference.slice(colon + 1)];
   return [reference, 'latest'];
+}
+
+/** One path as the engine's archive API sees it. */
+export interface ContainerPathStat {
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly size: number;
+  readonly modifiedAt: string;
+  /** For a symlink: the absolute path inside the container it finally leads to. */
+  readonly linkTarget?: string;
+}
+
+/** Go's `os.FileMode` type bits, as the engine serializes them. */
+const goModeDirectory = 0x80000000;
+const goModeSymlink = 0x08000000;
+/** Go's `ModeType`: directory, symlink, device, named pipe, socket, char device, irregular. */
+const goModeTypeBits = 0x8f280000;
+
+function parsePathStat(path: string, header: string | string[] | undefined): ContainerPathStat {
+  const encoded = Array.isArray(header) ? header[0] : header;
+  if (!encoded) throw new Error(`the engine sent no stat for ${path}`);
+  const stat = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as {
+    name: string;
+    size: number;
+    mode: number;
+    mtime: string;
+    linkTarget?: string;
+  };
+  const mode = stat.mode >>> 0;
+  const type =
+    (mode & goModeDirectory) !== 0
+      ? 'directory'
+      : (mode & goModeSymlink) !== 0
+        ? 'symlink'
+        : (mode & goModeTypeBits) !== 0
+          ? 'other'
+          : 'file';
+  return {
+    name: stat.name,
+    type,
+    size: stat.size,
+    modifiedAt: stat.mtime,
+    ...(type === 'symlink' && stat.linkTarget ? { linkTarget: stat.linkTarget } : {}),
+  };
 }

@@ -40,6 +40,18 @@ export function isEngineUnreachable(error: unknown): boolean {
 }
 
 /**
+ * The container itself is gone or stopped, whatever the call was about: a file call's 404 can name
+ * the container ("No such container") rather than the path, and an exec in a stopped container is a
+ * 409 ("Container … is not running"). Both mean "use a fresh container", not "no such file".
+ */
+function isContainerGone(status: number | undefined, message: string): boolean {
+  return (
+    (status === 404 && /^no such container/i.test(message)) ||
+    (status === 409 && /^container \S+ is not running/i.test(message))
+  );
+}
+
+/**
  * Turns whatever dockerode threw into a SandboxError. `what` names the operation for the message;
  * `notFound` is the code a 404 means in this context (an image, a container, a path).
  */
@@ -58,7 +70,11 @@ export function toSandboxError(
     );
   }
   const status = engineStatusCode(error);
-  const code: SandboxErrorCode = status === 404 ? notFound : 'engine-error';
+  const code: SandboxErrorCode = isContainerGone(status, engineMessage(error))
+    ? 'container-missing'
+    : status === 404
+      ? notFound
+      : 'engine-error';
   return new SandboxError(code, `${what} failed: ${engineMessage(error)}`, {
     cause: error,
     details: { statusCode: status },

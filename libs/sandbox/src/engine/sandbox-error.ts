@@ -11,13 +11,24 @@ export type SandboxErrorCode =
   | 'image-missing'
   /** An image build failed; the previous image and tag are untouched. */
   | 'build-failed'
-  /** The container is gone (removed by hand, reaped, pruned). */
+  /**
+   * The container is gone (removed by hand, reaped, pruned). With `details.commandStarted` it went
+   * while a command ran: that command is not run again elsewhere.
+   */
   | 'container-missing'
+  /**
+   * The container stopped while a command ran (`docker stop`/`kill`, a daemon restart): the command
+   * was killed with it and the workspace (a tmpfs) is gone.
+   */
+  | 'container-stopped'
   /** A command ran past its timeout; its process tree was killed inside the container. */
   | 'exec-timeout'
   /** The caller gave up (the turn was cancelled); the command's process tree was killed inside the container. */
   | 'exec-cancelled'
-  /** A command was killed by the kernel's out-of-memory killer (exit 137). */
+  /**
+   * The kernel's out-of-memory killer killed the command: only when the container's cgroup OOM-kill
+   * counter went up (or the engine reports `State.OOMKilled`), never inferred from exit 137 alone.
+   */
   | 'out-of-memory'
   /** A path outside /workspace, or one that is not a plain relative file path. */
   | 'invalid-path'

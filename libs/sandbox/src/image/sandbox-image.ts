@@ -5,7 +5,8 @@ import { type SandboxLogger } from '../logger';
 import { BuildHandle, type BuildOutcome, type BuildRecord, type EnsureImageResult } from './build-handle';
 import { renderBuildContext, imageLabels, type BuildContext } from './build-context';
 import { type BuildLock, inProcessBuildLock } from './build-lock';
-import { ensurePinContainer, type PinReport } from './ensure-image-pin';
+import { type PinReport } from './ensure-image-pin';
+import { PinKeeper } from './pin-keeper';
 import { runImageBuild } from './run-image-build';
 
 /** Puts a missing base image back (offline: `buildOfflineBaseImage`; production: a pull). */
@@ -29,10 +30,14 @@ const buildHistoryLimit = 50;
  * and the re-check inside it turns the losers into "current".
  */
 export class SandboxImage {
+  /** Both pins, re-checked by every ensure, re-pin and new session, and periodically. */
+  readonly pins: PinKeeper;
   private inFlight: BuildHandle | undefined;
   private readonly history: BuildHandle[] = [];
   private readonly context: BuildContext;
   private readonly lock: BuildLock;
+  /** The last failure logged: a caller retrying into the same failure (a broken base) logs it once. */
+  private loggedFailure: string | undefined;
 
   constructor(
     private readonly engine: EngineClient,
@@ -41,6 +46,7 @@ export class SandboxImage {
   ) {
     this.context = renderBuildContext(config);
     this.lock = options.lock ?? inProcessBuildLock;
+    this.pins = new PinKeeper(engine, config, options.logger);
   }
 
   get contentHash(): string {
@@ -56,12 +62,17 @@ export class SandboxImage {
 
   /** Starts (or joins) a run and returns its handle at once; the log replays for late viewers. */
   start(options: { force?: boolean } = {}): BuildHandle {
-    if (this.inFlight && !this.inFlight.isFinished) return this.inFlight;
+    return this.startOrJoin(options).handle;
+  }
+
+  /** Like `start`, telling whether this call started the run (a joined run was someone else's). */
+  startOrJoin(options: { force?: boolean } = {}): { handle: BuildHandle; started: boolean } {
+    if (this.inFlight && !this.inFlight.isFinished) return { handle: this.inFlight, started: false };
     const handle = new BuildHandle(this.config.tag, options.force ?? false, (run) => this.run(run));
     this.inFlight = handle;
     this.history.unshift(handle);
     this.history.splice(buildHistoryLimit);
-    return handle;
+    return { handle, started: true };
   }
 
   build(id: string): BuildHandle | undefined {
@@ -72,13 +83,9 @@ export class SandboxImage {
     return this.history.map((handle) => handle.record());
   }
 
-  /** The seed's `_ensure_image_pin`: never throws. */
-  repin(): Promise<PinReport> {
-    return ensurePinContainer(
-      this.engine,
-      { pinName: this.config.pinName, reference: this.config.tag, ownerId: this.config.ownerId },
-      this.options.logger,
-    );
+  /** The seed's `_ensure_image_pin`, for both pins: never throws; reports the image pin. */
+  async repin(): Promise<PinReport> {
+    return (await this.pins.check({ fresh: true })).pin;
   }
 
   /** True when the tag exists and carries this version and this build context's hash. */
@@ -93,29 +100,38 @@ export class SandboxImage {
 
   private async run(handle: BuildHandle): Promise<BuildOutcome> {
     try {
-      const existing = await this.engine.inspectImage(this.config.tag);
-      handle.noteImageBefore(existing?.Id);
-      if (!handle.force && this.isCurrent(existing)) return await this.finishCurrent(handle, existing);
-      return await this.lock.withLock(`agentdesk-sandbox-image:${this.config.tag}`, async () => {
-        // Another replica may have built it while we waited for the lock.
-        const afterLock = await this.engine.inspectImage(this.config.tag);
-        if (!handle.force && this.isCurrent(afterLock)) return this.finishCurrent(handle, afterLock);
-        return this.buildAndPin(handle, afterLock);
-      });
+      const outcome = await this.ensureOrBuild(handle);
+      this.loggedFailure = undefined;
+      return outcome;
     } catch (error) {
       const failure = isSandboxError(error)
         ? error
         : new SandboxError('build-failed', `sandbox image build failed: ${String(error)}`, { cause: error });
       handle.emit({ type: 'error', at: Date.now(), message: failure.message });
       handle.emit({ type: 'build-end', at: Date.now(), status: 'failed' });
-      this.options.logger.warn(`[sandbox] ensure image ${this.config.tag} failed: ${failure.message}`);
+      if (failure.message !== this.loggedFailure) {
+        this.options.logger.warn(`[sandbox] ensure image ${this.config.tag} failed: ${failure.message}`);
+      }
+      this.loggedFailure = failure.message;
       return { status: 'failed', buildId: handle.id, error: failure };
     }
   }
 
+  private async ensureOrBuild(handle: BuildHandle): Promise<EnsureImageResult> {
+    const existing = await this.engine.inspectImage(this.config.tag);
+    handle.noteImageBefore(existing?.Id);
+    if (!handle.force && this.isCurrent(existing)) return this.finishCurrent(handle, existing);
+    return this.lock.withLock(`agentdesk-sandbox-image:${this.config.tag}`, async () => {
+      // Another replica may have built it while we waited for the lock.
+      const afterLock = await this.engine.inspectImage(this.config.tag);
+      if (!handle.force && this.isCurrent(afterLock)) return this.finishCurrent(handle, afterLock);
+      return this.buildAndPin(handle, afterLock);
+    });
+  }
+
   private async finishCurrent(handle: BuildHandle, image: ImageInspectInfo): Promise<EnsureImageResult> {
     // Keep it prune-proof even when no rebuild is needed.
-    const [pin, basePin] = await Promise.all([this.repin(), this.pinBase()]);
+    const { pin, basePin } = await this.pins.check({ fresh: true });
     handle.emit({ type: 'build-end', at: Date.now(), status: 'current', imageId: image.Id });
     return {
       status: 'current',
@@ -141,7 +157,7 @@ export class SandboxImage {
     await this.ensureBaseImage(handle);
     const imageId = await runImageBuild(this.engine, this.config, this.context, handle);
     // Pin the freshly built image so a prune cannot drop the tag (the old pin ran the old id).
-    const [pin, basePin] = await Promise.all([this.repin(), this.pinBase()]);
+    const { pin, basePin } = await this.pins.check({ fresh: true });
     handle.emit({ type: 'build-end', at: Date.now(), status: 'built', imageId });
     this.options.logger.info(`[sandbox] built ${this.config.tag} → ${imageId}`);
     this.options.onImageBuilt?.(imageId);
@@ -173,14 +189,6 @@ export class SandboxImage {
     }
     handle.emit({ type: 'line', at: Date.now(), text: `base image ${baseImage} missing: restoring it` });
     await this.options.restoreBaseImage(this.engine, baseImage);
-  }
-
-  private pinBase(): Promise<PinReport> {
-    return ensurePinContainer(
-      this.engine,
-      { pinName: this.config.basePinName, reference: this.config.baseImage, ownerId: this.config.ownerId },
-      this.options.logger,
-    );
   }
 
   private buildReason(force: boolean, previous: ImageInspectInfo | undefined): string {

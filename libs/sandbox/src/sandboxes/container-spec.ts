@@ -1,4 +1,4 @@
-import { type SandboxConfig } from '../config/sandbox-config';
+import { type SandboxConfig, type SandboxLimits } from '../config/sandbox-config';
 import { type ContainerCreateOptions } from '../engine/engine-client';
 import { containerLabels, type ContainerRole } from './container-labels';
 
@@ -13,6 +13,17 @@ export function sessionIdFromContainerName(ownerId: string, name: string): strin
   const prefix = `${ownerId}-session-`;
   const bare = name.replace(/^\//, '');
   return bare.startsWith(prefix) ? bare.slice(prefix.length) : undefined;
+}
+
+/**
+ * The container's memory limit: the processes' memory plus the workspace's size. /workspace is a
+ * tmpfs, and tmpfs pages are charged to the container's memory cgroup; with one limit for both, a
+ * full workspace left the processes nothing and every later command — `rm` included — was
+ * OOM-killed. With room for both, a full workspace only fails writes ("No space left on device"),
+ * and processes always keep `memoryBytes`, whatever the workspace holds.
+ */
+export function containerMemoryBytes(limits: SandboxLimits): number {
+  return limits.memoryBytes + limits.workspaceBytes;
 }
 
 /**
@@ -47,8 +58,8 @@ export function hardenedContainerOptions(
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       PidsLimit: limits.pids,
-      Memory: limits.memoryBytes,
-      MemorySwap: limits.memoryBytes,
+      Memory: containerMemoryBytes(limits),
+      MemorySwap: containerMemoryBytes(limits), // the same: no swap
       NanoCpus: Math.round(limits.cpus * 1e9),
       // Without an init, `sleep` as PID 1 ignores SIGTERM (stop waits 10 s) and zombies pile up.
       Init: true,

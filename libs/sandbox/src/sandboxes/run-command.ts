@@ -2,11 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { type Duplex } from 'node:stream';
 import { z } from 'zod';
 import { type SandboxConfig } from '../config/sandbox-config';
-import { type CapturedStream, OutputDemultiplexer } from '../engine/demultiplex-output';
+import { OutputDemultiplexer } from '../engine/demultiplex-output';
 import { type EngineClient } from '../engine/engine-client';
 import { toSandboxError } from '../engine/map-engine-error';
 import { SandboxError, isSandboxError } from '../engine/sandbox-error';
+import {
+  type CommandOutcome,
+  type CommandOutcomeLimits,
+  type CommandResult,
+  commandOutcomeResult,
+} from './command-outcome';
 import { execMarkerVariable, killExecTreeScript } from './kill-exec-tree';
+import { type OomKillCount, checkSandboxAfterCommand } from './sandbox-after-command';
 import { WORKSPACE_PATH } from './container-spec';
 
 export const runCommandInputSchema = z
@@ -20,17 +27,13 @@ export const runCommandInputSchema = z
 
 export type RunCommandInput = z.input<typeof runCommandInputSchema>;
 
-export interface CommandResult {
-  readonly exitCode: number;
-  readonly stdout: CapturedStream;
-  readonly stderr: CapturedStream;
-  readonly durationMs: number;
-}
+export { type CommandResult } from './command-outcome';
 
-/** Exit status of a process killed by SIGKILL: the OOM killer, or our own timeout kill. */
-const killedExitCode = 137;
 /** After the tree is killed, how long the engine gets to close the stream. */
 const streamCloseGraceMs = 5000;
+/** How often, and how far apart, an exit code the engine has not recorded yet is asked again. */
+const exitCodeAttempts = 20;
+const exitCodeRetryMs = 25;
 /**
  * The engine answers an exec's start before its first process exists: a kill sent at once can find
  * nothing and leave the command to run. Until the stream closes, the kill is repeated this often,
@@ -43,14 +46,17 @@ const killRepeatMs = 250;
  * output. On timeout the command's whole process tree is killed *inside* the container (closing
  * the client stream alone would leave it running) and `exec-timeout` is thrown with the partial
  * output; when `signal` aborts first (the turn was cancelled) the tree is killed the same way and
- * `exec-cancelled` is thrown. A SIGKILL that the cgroup's OOM counter confirms becomes `out-of-memory`.
+ * `exec-cancelled` is thrown. A command that ends by a signal, or whose stream ends without an exit
+ * code, is explained by asking the engine afterwards (`checkSandboxAfterCommand`): out of memory only
+ * when the cgroup's counter says so; engine gone, container removed or stopped each their own error;
+ * else the command's own result with the signal named (`commandOutcomeResult`).
  */
 export async function runCommand(
   engine: EngineClient,
   config: SandboxConfig,
   containerId: string,
   input: RunCommandInput,
-  oomKills: { read(): number; write(count: number): void },
+  oomKills: OomKillCount,
   signal?: AbortSignal,
 ): Promise<CommandResult> {
   const parsed = runCommandInputSchema.safeParse(input);
@@ -65,7 +71,23 @@ export async function runCommand(
     parsed.data.maxOutputBytes ?? config.exec.maxOutputBytes,
     config.exec.maxOutputBytes,
   );
-  if (signal?.aborted === true) throw cancelled(0);
+  const limits = { timeoutMs, memoryBytes: config.limits.memoryBytes };
+  if (signal?.aborted === true) {
+    return settle(
+      {
+        exitCode: undefined,
+        oomKilled: false,
+        timedOut: false,
+        cancelled: true,
+        engineReachable: true,
+        containerState: 'unknown',
+        stdout: nothingCaptured,
+        stderr: nothingCaptured,
+        durationMs: 0,
+      },
+      limits,
+    );
+  }
   // Listen before the exec starts: an abort while the engine is still starting it (seconds on a
   // loaded engine) fires no event later, and the command would run on to its timeout.
   const cancellation = listenForAbort(signal);
@@ -84,7 +106,8 @@ export async function runCommand(
       return recoverFromSaturation(engine, containerId, error);
     });
   const output = new OutputDemultiplexer(maxOutputBytes);
-  const finished = collect(stream, output);
+  // A stream that errors (the engine went away) ended too: what happened is asked below.
+  const finished = collect(stream, output).catch(() => undefined);
 
   let stoppedBy: 'timeout' | 'cancelled' | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -104,27 +127,41 @@ export async function runCommand(
     clearTimeout(timer);
     cancellation.stop();
   }
-  const durationMs = performance.now() - started;
-  const partial = { stdout: output.stdout(), stderr: output.stderr(), durationMs };
-  if (stoppedBy === 'cancelled') throw cancelled(durationMs, partial);
-  if (stoppedBy === 'timeout') {
-    throw new SandboxError(
-      'exec-timeout',
-      `the command ran longer than ${timeoutMs} ms and was killed with its child processes`,
-      {
-        details: { ...partial, timeoutMs },
-      },
-    );
+  const exitCode = stoppedBy ? undefined : await readExitCode(engine, engineExecId);
+  // Only an ending by a signal (or none reported) needs explaining; a plain exit code is the answer.
+  const after =
+    stoppedBy || (exitCode !== undefined && exitCode <= 128)
+      ? ({ engineReachable: true, containerState: 'running', oomKilled: false } as const)
+      : await checkSandboxAfterCommand(engine, containerId, exitCode, oomKills);
+  return settle(
+    {
+      exitCode,
+      ...after,
+      timedOut: stoppedBy === 'timeout',
+      cancelled: stoppedBy === 'cancelled',
+      stdout: output.stdout(),
+      stderr: output.stderr(),
+      durationMs: performance.now() - started,
+    },
+    limits,
+  );
+}
+
+/**
+ * The exec's exit code, or undefined when the engine cannot say. The stream can close a moment
+ * before the engine has recorded the exit (it still answers "running"), so that is asked again.
+ */
+async function readExitCode(engine: EngineClient, engineExecId: string): Promise<number | undefined> {
+  for (let attempt = 0; attempt < exitCodeAttempts; attempt += 1) {
+    try {
+      const exitCode = await engine.execExitCode(engineExecId);
+      if (exitCode !== null) return exitCode;
+    } catch {
+      return undefined; // engine gone, or the exec with its container: checkSandboxAfterCommand says which
+    }
+    await delay(exitCodeRetryMs);
   }
-  const exitCode = (await engine.execExitCode(engineExecId)) ?? -1;
-  if (exitCode === killedExitCode && (await wasOomKilled(engine, containerId, oomKills))) {
-    throw new SandboxError(
-      'out-of-memory',
-      `the command was killed for using more than the sandbox's ${config.limits.memoryBytes} bytes of memory (exit 137)`,
-      { details: { ...partial, exitCode } },
-    );
-  }
-  return { exitCode, ...partial };
+  return undefined;
 }
 
 /**
@@ -153,13 +190,14 @@ async function recoverFromSaturation(
   throw error;
 }
 
-function cancelled(durationMs: number, partial: Record<string, unknown> = {}): SandboxError {
-  return new SandboxError(
-    'exec-cancelled',
-    `the command was cancelled after ${Math.round(durationMs)} ms and killed with its child processes`,
-    { details: partial },
-  );
+/** The shared classification's answer: the result, or its error thrown. */
+function settle(outcome: CommandOutcome, limits: CommandOutcomeLimits): CommandResult {
+  const settled = commandOutcomeResult(outcome, limits);
+  if (settled instanceof SandboxError) throw settled;
+  return settled;
 }
+
+const nothingCaptured = { text: '', totalBytes: 0, truncated: false };
 
 /** Resolves when `signal` aborts (after this call); `stop` stops listening. */
 function listenForAbort(signal: AbortSignal | undefined): {
@@ -213,29 +251,6 @@ async function killTree(engine: EngineClient, containerId: string, execId: strin
     // The killer could not even start (a fork bomb holding every pid): stop the whole container.
     // The session's next command gets a fresh one.
     await engine.killContainer(containerId);
-  }
-}
-
-/** Compares the cgroup's OOM-kill counter with the last value seen for this container. */
-async function wasOomKilled(
-  engine: EngineClient,
-  containerId: string,
-  oomKills: { read(): number; write(count: number): void },
-): Promise<boolean> {
-  try {
-    const { stream } = await engine.startExec(containerId, {
-      command: ['cat', '/sys/fs/cgroup/memory/memory.oom_control', '/sys/fs/cgroup/memory.events'],
-    });
-    const output = new OutputDemultiplexer(4096);
-    await collect(stream, output);
-    const match = /oom_kill (\d+)/.exec(output.stdout().text);
-    if (!match) return true; // no counter to read: 137 is the OOM killer's signature
-    const count = Number(match[1]);
-    const increased = count > oomKills.read();
-    oomKills.write(count);
-    return increased;
-  } catch {
-    return true;
   }
 }
 

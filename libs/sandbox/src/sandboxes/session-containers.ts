@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { type SandboxConfig } from '../config/sandbox-config';
-import { type ContainerSummary, type EngineClient } from '../engine/engine-client';
+import { type ContainerInspectInfo, type ContainerSummary, type EngineClient } from '../engine/engine-client';
 import { SandboxError, isSandboxError } from '../engine/sandbox-error';
 import { type SandboxLogger } from '../logger';
 import { containerLabels, type ContainerRole } from './container-labels';
 import { hardenedContainerOptions, sessionContainerName, sessionIdFromContainerName } from './container-spec';
+import { replaceStaleContainer, retiredNamePrefix } from './replace-stale-container';
 import { type WarmPool } from './warm-pool';
 
 /** Session ids become part of a container name, so they must fit Docker's name alphabet. */
@@ -24,7 +25,15 @@ export interface SandboxContainerInfo {
   readonly imageId: string;
   readonly createdAt: string;
   readonly lastUsedAt?: string;
+  /**
+   * A session or pool container whose image id is not the tag's current id (a rebuild moved the
+   * tag): a pool container is replaced by the rebuild, a session's at its next idle point.
+   */
+  readonly stale: boolean;
 }
+
+/** How many pool containers one acquire tries to rename before it starts one cold. */
+const maxPoolAttempts = 3;
 
 /**
  * One container per session, named `<owner>-session-<sessionId>`: the engine's unique names make
@@ -35,6 +44,10 @@ export class SessionContainers {
   private readonly acquiring = new Map<string, Promise<string>>();
   private readonly lastUsed = new Map<string, number>();
   private readonly active = new Map<string, number>();
+  /** What the session's next tool result must tell the model (its sandbox changed under it). */
+  private readonly notices = new Map<string, string>();
+  /** Old containers of sessions being moved to the current image (renamed, not yet removed). */
+  private readonly retiring = new Set<string>();
 
   constructor(
     private readonly engine: EngineClient,
@@ -44,8 +57,12 @@ export class SessionContainers {
     private readonly logger: SandboxLogger,
   ) {}
 
-  /** The running container of a session, created (or taken from the pool) when there is none. */
-  acquire(sessionId: string): Promise<string> {
+  /**
+   * The running container of a session, created (or taken from the pool) when there is none. With
+   * `replaceStale` (an idle point: no command of the session running) a container on an old image is
+   * replaced by one on the current image, its /workspace carried over.
+   */
+  acquire(sessionId: string, options: { replaceStale?: boolean } = {}): Promise<string> {
     const parsed = sessionIdSchema.safeParse(sessionId);
     if (!parsed.success) {
       return Promise.reject(
@@ -57,21 +74,29 @@ export class SessionContainers {
     }
     let pending = this.acquiring.get(sessionId);
     if (!pending) {
-      pending = this.findOrCreate(sessionId).finally(() => this.acquiring.delete(sessionId));
+      pending = this.findOrCreate(sessionId, options.replaceStale ?? false).finally(() =>
+        this.acquiring.delete(sessionId),
+      );
       this.acquiring.set(sessionId, pending);
     }
     return pending;
   }
 
-  /** Marks a session busy for the duration of `run` (the reaper skips busy sessions). */
+  /**
+   * Marks a session busy for the duration of `run` (the reaper skips busy sessions). A call that
+   * finds no other command of the session running is an idle point: a stale container is replaced.
+   */
   async use<T>(sessionId: string, run: (containerId: string) => Promise<T>): Promise<T> {
+    const idle = !this.active.has(sessionId);
     this.active.set(sessionId, (this.active.get(sessionId) ?? 0) + 1);
     try {
       try {
-        return await run(await this.acquire(sessionId));
+        return await run(await this.acquire(sessionId, { replaceStale: idle }));
       } catch (error) {
-        // Removed by hand, reaped, or stopped by a fork-bomb kill: one retry on a fresh container.
-        if (!isSandboxError(error, 'container-missing')) throw error;
+        // Removed by hand, reaped, or stopped by a fork-bomb kill: one retry on a fresh container —
+        // unless a command had started there (running it twice would hide that it was cut off).
+        if (!isSandboxError(error, 'container-missing') || error.details['commandStarted'] === true)
+          throw error;
         return await run(await this.acquire(sessionId));
       }
     } finally {
@@ -82,22 +107,35 @@ export class SessionContainers {
     }
   }
 
+  /** The notice for the session's next tool result, once (then it is gone). */
+  takeNotice(sessionId: string): string | undefined {
+    const notice = this.notices.get(sessionId);
+    this.notices.delete(sessionId);
+    return notice;
+  }
+
   /** Deleting a session removes its container (and its workspace). */
   async remove(sessionId: string): Promise<void> {
     this.lastUsed.delete(sessionId);
+    this.notices.delete(sessionId);
     await this.engine.removeContainer(sessionContainerName(this.config.ownerId, sessionId));
   }
 
   /** Every container of this installation (sessions, pool, pins). Never anyone else's. */
   async list(): Promise<SandboxContainerInfo[]> {
-    const containers = await this.engine.listContainers([`${containerLabels.owner}=${this.config.ownerId}`]);
-    return containers.map((container) => this.describe(container));
+    const [containers, current] = await Promise.all([
+      this.engine.listContainers([`${containerLabels.owner}=${this.config.ownerId}`]),
+      this.engine.inspectImage(this.config.tag),
+    ]);
+    return containers.map((container) => this.describe(container, current?.Id));
   }
 
   /** Stops and removes session containers unused for longer than the idle time. */
   async reapIdle(now = Date.now()): Promise<string[]> {
     const reaped: string[] = [];
-    for (const container of await this.list()) {
+    const containers = await this.list();
+    await this.removeRetiredLeftovers(containers);
+    for (const container of containers) {
       if (!container.sessionId || this.active.has(container.sessionId)) continue;
       const lastUse = this.lastUsed.get(container.sessionId) ?? Date.parse(container.createdAt);
       if (now - lastUse < this.config.idleTimeoutMs) continue;
@@ -113,7 +151,9 @@ export class SessionContainers {
   async reconcile(
     existingSessions: (sessionIds: string[]) => Promise<ReadonlySet<string>>,
   ): Promise<string[]> {
-    const sessionContainers = (await this.list()).filter((container) => container.sessionId);
+    const containers = await this.list();
+    await this.removeRetiredLeftovers(containers);
+    const sessionContainers = containers.filter((container) => container.sessionId);
     const alive = await existingSessions(sessionContainers.map((container) => container.sessionId!));
     const removed: string[] = [];
     for (const container of sessionContainers) {
@@ -124,15 +164,54 @@ export class SessionContainers {
     return removed;
   }
 
-  private async findOrCreate(sessionId: string): Promise<string> {
+  private async findOrCreate(sessionId: string, replaceStale: boolean): Promise<string> {
     const name = sessionContainerName(this.config.ownerId, sessionId);
-    const existing = await this.engine.inspectContainer(name);
-    if (existing?.State.Running) return existing.Id;
-    if (existing) await this.engine.removeContainer(existing.Id); // stopped: killed, OOM'd or stopped by hand
-    const imageId = await this.currentImageId();
-    const pooled = this.pool.take(imageId);
-    if (pooled) {
-      if (await this.engine.renameContainer(pooled, name)) return pooled;
+    // The tag's id only matters at an idle point; read beside the container, not after it.
+    const [existing, current] = await Promise.all([
+      this.engine.inspectContainer(name),
+      replaceStale ? this.engine.inspectImage(this.config.tag) : undefined,
+    ]);
+    if (existing?.State.Running) {
+      if (!current || existing.Image === current.Id) return existing.Id;
+      const replaced = await replaceStaleContainer({
+        engine: this.engine,
+        logger: this.logger,
+        ownerId: this.config.ownerId,
+        sessionId,
+        name,
+        staleId: existing.Id,
+        // Through currentImageId like every other new sandbox (it also re-checks the pins).
+        createFresh: async () => this.createFresh(sessionId, name, await this.currentImageId()),
+        retiring: this.retiring,
+      });
+      this.addNotice(sessionId, replaced.notice);
+      return replaced.containerId;
+    }
+    if (existing) {
+      // Stopped: killed, OOM'd, stopped by hand or by an engine restart. Its tmpfs workspace is gone.
+      await this.engine.removeContainer(existing.Id);
+      this.addNotice(sessionId, stoppedNotice(existing));
+    } else if (this.lastUsed.has(sessionId)) {
+      // Used by this process and neither reaped nor deleted by it: removed behind our back.
+      this.addNotice(sessionId, removedNotice);
+    }
+    return this.createFresh(sessionId, name, await this.currentImageId());
+  }
+
+  /** A new container under the session's name: a checked warm-pool one renamed, else a cold start. */
+  private async createFresh(sessionId: string, name: string, imageId: string): Promise<string> {
+    for (let attempt = 0; attempt < maxPoolAttempts; attempt++) {
+      const pooled = await this.pool.take(imageId);
+      if (!pooled) break;
+      let renamed: boolean;
+      try {
+        renamed = await this.engine.renameContainer(pooled, name);
+      } catch (error) {
+        // Removed between its check and the rename: take the next one.
+        if (isSandboxError(error, 'container-missing')) continue;
+        throw error;
+      }
+      if (renamed) return pooled;
       await this.engine.removeContainer(pooled); // another process assigned this session first
       return this.adoptWinner(name);
     }
@@ -148,6 +227,21 @@ export class SessionContainers {
     }
   }
 
+  private addNotice(sessionId: string, notice: string): void {
+    const earlier = this.notices.get(sessionId);
+    this.notices.set(sessionId, earlier ? `${earlier}\n${notice}` : notice);
+  }
+
+  /** Old containers left renamed by a replacement that did not finish (a crash, a failed remove). */
+  private async removeRetiredLeftovers(containers: readonly SandboxContainerInfo[]): Promise<void> {
+    const prefix = retiredNamePrefix(this.config.ownerId);
+    for (const container of containers) {
+      if (!container.name.startsWith(prefix) || this.retiring.has(container.id)) continue;
+      await this.engine.removeContainer(container.id);
+      this.logger.info(`[sandbox] removed ${container.name}, left by an unfinished container replacement`);
+    }
+  }
+
   private async adoptWinner(name: string): Promise<string> {
     const winner = await this.engine.inspectContainer(name);
     if (!winner)
@@ -156,23 +250,47 @@ export class SessionContainers {
     return winner.Id;
   }
 
-  private describe(container: ContainerSummary): SandboxContainerInfo {
+  private describe(container: ContainerSummary, currentImageId: string | undefined): SandboxContainerInfo {
     const labels = container.Labels ?? {};
     const name = (container.Names[0] ?? '').replace(/^\//, '');
     const sessionId = sessionIdFromContainerName(this.config.ownerId, name);
     const role = labels[containerLabels.role];
     const lastUsed = sessionId ? this.lastUsed.get(sessionId) : undefined;
+    const knownRole =
+      role === 'session' || role === 'pool' || role === 'pin' ? (sessionId ? 'session' : role) : 'unknown';
     return {
       id: container.Id,
       name,
-      role:
-        role === 'session' || role === 'pool' || role === 'pin' ? (sessionId ? 'session' : role) : 'unknown',
+      role: knownRole,
       ...(sessionId ? { sessionId } : {}),
       ownerId: labels[containerLabels.owner] ?? '',
       state: container.State,
       imageId: container.ImageID,
       createdAt: new Date(container.Created * 1000).toISOString(),
       ...(lastUsed ? { lastUsedAt: new Date(lastUsed).toISOString() } : {}),
+      // Pins run their own images (the base pin the base): only sandboxes can be stale.
+      stale:
+        (knownRole === 'session' || knownRole === 'pool') &&
+        currentImageId !== undefined &&
+        container.ImageID !== currentImageId,
     };
   }
 }
+
+/** What the model reads after its sandbox was found stopped and replaced by an empty one. */
+function stoppedNotice(container: ContainerInspectInfo): string {
+  const { State: state } = container;
+  const why = state.OOMKilled
+    ? 'killed for using too much memory'
+    : `${state.Status}, exit code ${state.ExitCode}`;
+  return (
+    `Note: this session’s sandbox container had stopped (${why}; an engine restart, an operator, or a ` +
+    'command that filled every process slot). A new one was started: /workspace starts empty and ' +
+    'processes started by earlier commands are gone.'
+  );
+}
+
+const removedNotice =
+  'Note: this session’s sandbox container was removed since its last use (by an operator, a prune, or ' +
+  'an idle clean-up). A new one was started: /workspace starts empty and processes started by earlier ' +
+  'commands are gone.';

@@ -14,25 +14,30 @@ export function sandboxErrorOutput(toolName: string, error: unknown): ToolOutput
 }
 
 function describeFailure(error: SandboxError): string {
+  // Messages that end a sentence themselves (the engine-unavailable hint) would get a second period.
+  const message = error.message.replace(/\.$/, '');
   switch (error.code) {
     case 'exec-timeout':
-      return `timed out: ${error.message}.${partialOutput(error)}`;
+      return `timed out: ${message}.${partialOutput(error)}`;
     case 'exec-cancelled':
-      return `cancelled: ${error.message}.${partialOutput(error)}`;
+      return `cancelled: ${message}.${partialOutput(error)}`;
     case 'out-of-memory':
-      return `out of memory: ${error.message}. Use less memory (smaller inputs, streaming) and retry.${partialOutput(error)}`;
+      return `out of memory: ${message}. Use less memory (smaller inputs, streaming) and retry.${partialOutput(error)}`;
     case 'engine-unavailable':
-      return `the sandbox is unavailable right now (its container engine cannot be reached): ${error.message}. Continue without it or try again later.`;
+      return `the sandbox is unavailable right now (its container engine cannot be reached): ${message}. Continue without it or try again later.${partialOutput(error)}`;
     case 'invalid-path':
     case 'file-not-found':
     case 'file-too-large':
     case 'invalid-input':
       return error.message;
+    case 'container-stopped':
+      return `the sandbox stopped: ${message}.${partialOutput(error)}`;
     case 'container-missing':
+      return `the sandbox is gone: ${message}.${partialOutput(error)}`;
     case 'engine-error':
     case 'image-missing':
     case 'build-failed':
-      return `the sandbox failed: ${error.message}`;
+      return `the sandbox failed: ${message}`;
   }
 }
 

@@ -682,7 +682,12 @@ export function describeEnginesAgree(): void {
 /** The OpenAI-compatible routes answer errors in OpenAI's shape, which has no request id. */
 const openAiShapedPaths = new Set(['/v1/chat/completions', '/v1/models']);
 
+/** Readiness probes answer 503 NOT_READY by design while what they report is not ready (the sandbox is off here). */
+const readinessPaths = new Set(['/readyz/sandbox']);
+
 function describeProblem(response: InjectResponse, path: string): string | undefined {
+  if (readinessPaths.has(path) && response.statusCode === 503 && response.body.includes('NOT_READY'))
+    return undefined;
   if (response.statusCode >= 500) return `${response.statusCode} ${response.body.slice(0, 300)}`;
   if (response.statusCode < 400) return undefined;
   if (openAiShapedPaths.has(path)) {

@@ -36,6 +36,7 @@ export function describeSandboxAdmin(engine: Engine): void {
     let viewerKey: IssuedKey;
     let userKey: IssuedKey;
     let session: Session;
+    let alice: User;
 
     beforeAll(async () => {
       test = await startTestApi(engine, sandboxTestEnvironment('admin', engine));
@@ -48,7 +49,7 @@ export function describeSandboxAdmin(engine: Engine): void {
         await createLocalUser(repositories, 'sandbox-viewer'),
         'viewer',
       );
-      const alice = await createLocalUser(repositories, 'alice');
+      alice = await createLocalUser(repositories, 'alice');
       userKey = await issueUserKey(repositories, alice);
       session = await createSession(repositories, alice, 'with a sandbox');
       await test.api.app.get(SandboxRuntime).service!.acquireContainer(session.id);
@@ -58,6 +59,8 @@ export function describeSandboxAdmin(engine: Engine): void {
       await service?.close({ removePool: true });
       for (const container of (await service?.listContainers()) ?? [])
         await service?.engine.removeContainer(container.id);
+      for (const pin of service ? [service.config.pinName, service.config.basePinName] : [])
+        await service?.engine.removeContainer(pin);
       await test?.close();
     });
 
@@ -69,6 +72,15 @@ export function describeSandboxAdmin(engine: Engine): void {
         headers: { 'x-audit-reason': 'sandbox check' },
         ...(body === undefined ? {} : { body }),
       });
+
+    it('says the sandbox is ready once started, on /readyz and on its own readiness route', async () => {
+      expect((await test.request({ method: 'GET', url: '/readyz' })).json()).toMatchObject({
+        sandbox: { status: 'ready' },
+      });
+      const sandboxReady = await test.request({ method: 'GET', url: '/readyz/sandbox' });
+      expect(sandboxReady.statusCode).toBe(200);
+      expect(sandboxReady.json()).toMatchObject({ status: 'ready', engine: expect.any(String) });
+    });
 
     it('shows the image: current, labelled with this version, pinned', async () => {
       const response = await call('GET', '/v1/admin/sandbox/image', viewerKey);
@@ -176,7 +188,9 @@ export function describeSandboxAdmin(engine: Engine): void {
       });
       expect(sandbox?.['ageSeconds']).toBeGreaterThanOrEqual(0);
       expect(Date.parse(String(sandbox?.['lastUsedAt']))).toBeGreaterThanOrEqual(usedAt);
-      expect(items.map((item) => item['role'])).toEqual(expect.arrayContaining(['session', 'pin']));
+      // Sessions and the warm pool only: the pins are on the image route.
+      expect(items.map((item) => item['role'])).toContain('session');
+      expect(items.filter((item) => item['role'] === 'pin')).toEqual([]);
       // The list names other users' sessions: the viewer's listing is audited once, with its count.
       expect(
         (await test.api.repositories.audit.list({ action: 'admin.sandbox.containers.list' })).items,
@@ -203,16 +217,72 @@ export function describeSandboxAdmin(engine: Engine): void {
       expect(again.items.map((item) => item.sessionId)).not.toContain(session.id);
       const audit = await test.api.repositories.audit.list({ action: 'admin.sandbox.container.remove' });
       expect(audit.items).toMatchObject([
-        { actorPrincipalId: admin.id, sessionId: session.id, targetUserId: session.ownerUserId },
+        {
+          actorPrincipalId: admin.id,
+          outcome: 'succeeded',
+          target: { kind: 'sandbox-container', id: sandbox?.['id'] },
+          sessionId: session.id,
+          targetUserId: session.ownerUserId,
+        },
       ]);
-      // Not one of ours (or gone): 404, and nothing audited.
-      expect(
-        (await call('DELETE', `/v1/admin/sandbox/containers/${String(sandbox?.['id'])}`, adminKey))
-          .statusCode,
-      ).toBe(404);
+      // Not one of ours (or gone): 404, recorded as a refused attempt, not as a removal.
+      const gone = await call('DELETE', `/v1/admin/sandbox/containers/${String(sandbox?.['id'])}`, adminKey);
+      expect(gone.statusCode).toBe(404);
       expect(
         (await test.api.repositories.audit.list({ action: 'admin.sandbox.container.remove' })).items,
-      ).toHaveLength(1);
+      ).toMatchObject([
+        { outcome: 'refused', requestId: gone.headers['x-request-id'] },
+        { outcome: 'succeeded' },
+      ]);
+    });
+
+    it('refuses to remove a pin through the containers route, by name or by id (409 naming the image route)', async () => {
+      const service = test.api.app.get(SandboxRuntime).service!;
+      const pinId = (await service.engine.inspectContainer(service.config.pinName))!.Id;
+      for (const target of [service.config.pinName, pinId, service.config.basePinName]) {
+        const response = await call('DELETE', `/v1/admin/sandbox/containers/${target}`, adminKey);
+        expect(response.statusCode, target).toBe(409);
+        expect(response.json<{ error: { code: string; message: string } }>().error).toMatchObject({
+          code: 'CONFLICT',
+          message: expect.stringContaining('/v1/admin/sandbox/image/repin'),
+        });
+      }
+      expect((await service.engine.inspectContainer(service.config.pinName))?.State.Running).toBe(true);
+      expect((await service.engine.inspectContainer(service.config.basePinName))?.State.Running).toBe(true);
+      expect(
+        (
+          await test.api.repositories.audit.list({
+            action: 'admin.sandbox.container.remove',
+            outcome: 'succeeded',
+          })
+        ).items,
+      ).toHaveLength(1); // the session container's removal above; the refusals are recorded as refused
+    });
+
+    it('records a build started on a session’s path (image missing) with trigger session, the session and its owner', async () => {
+      const service = test.api.app.get(SandboxRuntime).service!;
+      const needsImage = await createSession(test.api.repositories, alice, 'needs the image');
+      await service.engine.removeImage(service.config.tag, true); // untagged behind the API's back
+      const result = await service.forSession(needsImage.id).exec({ command: 'echo built for me' });
+      expect(result.stdout.text).toBe('built for me\n');
+
+      let build: Record<string, unknown> | undefined;
+      for (let polls = 0; polls < 200 && build?.['status'] !== 'built'; polls += 1) {
+        if (polls > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        const history = (await call('GET', '/v1/admin/sandbox/builds', viewerKey)).json<{
+          items: Array<Record<string, unknown>>;
+        }>();
+        build = history.items.find((item) => item['trigger'] === 'session');
+      }
+      expect(build).toMatchObject({
+        trigger: 'session',
+        status: 'built',
+        force: false,
+        actor: null,
+        session: { id: needsImage.id, ownerUserId: alice.id },
+        imageIdAfter: (await service.engine.inspectImage(service.config.tag))?.Id,
+        error: null,
+      });
     });
 
     it('lets a viewer read but never mutate, and refuses users', async () => {

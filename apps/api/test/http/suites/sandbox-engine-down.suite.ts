@@ -62,6 +62,9 @@ export function describeSandboxEngineDown(engine: Engine): void {
         status: 'ready',
         sandbox: { status: 'degraded', message: expect.stringContaining('unreachable') },
       });
+      const sandboxReady = await get('/readyz/sandbox');
+      expect(sandboxReady.statusCode).toBe(503);
+      expect(sandboxReady.json<{ error: { message: string } }>().error.message).toContain('unreachable');
       // The history is in the database: still readable.
       expect((await get('/v1/admin/sandbox/builds')).statusCode).toBe(200);
       expect((await get('/v1/sessions')).statusCode).toBe(200);
@@ -90,6 +93,7 @@ export function describeSandboxEngineDown(engine: Engine): void {
 
       privateEngine = await startPrivateEngine({ directory, log: () => undefined });
       expect((await get('/readyz')).json()).toMatchObject({ sandbox: { status: 'ready' } });
+      expect((await get('/readyz/sandbox')).statusCode).toBe(200);
       expect((await get('/v1/admin/sandbox/image')).json()).toMatchObject({
         present: true,
         pin: { pinned: true },
@@ -108,7 +112,8 @@ export function describeSandboxEngineDown(engine: Engine): void {
           absent.logs.lines
             .filter((line) => line.includes('the sandbox could not start'))
             .map((line) => JSON.parse(line) as Record<string, unknown>);
-        for (let waited = 0; failedStarts().length < 4 && waited < 300; waited += 1) {
+        // The waits double (100, 200, 400 ms, …): attempt 8 comes about 13 s after the first.
+        for (let waited = 0; failedStarts().length < 4 && waited < 1200; waited += 1) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         const [first, ...later] = failedStarts();
@@ -127,6 +132,6 @@ export function describeSandboxEngineDown(engine: Engine): void {
       } finally {
         await absent.close();
       }
-    });
+    }, 120_000);
   });
 }

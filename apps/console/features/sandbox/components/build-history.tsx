@@ -2,10 +2,19 @@ import type { BuildJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatDuration } from '../../transcript';
 import { shortImageId } from './format-sandbox';
 
-/** Who asked, short (the whole principal id is in the cell's title). */
+/** Who asked, whole: the principal, or the session (and its owner) whose sandbox needed the image. */
+function whoAskedInFull(build: BuildJson): string | undefined {
+  if (build.actor !== null) return build.actor.principalId;
+  if (build.session !== null)
+    return `session ${build.session.id}, owner ${build.session.ownerUserId ?? 'unknown'}`;
+  return undefined;
+}
+
+/** Who asked, short (the whole of it is in the cell's title). */
 function whoAsked(build: BuildJson): string {
-  if (build.actor === null) return 'API start-up';
-  return `${build.actor.principalId.slice(0, 8)}…`;
+  if (build.actor !== null) return `${build.actor.principalId.slice(0, 8)}…`;
+  if (build.session !== null) return `Session ${build.session.id.slice(0, 8)}…`;
+  return 'API start-up';
 }
 
 /** The latest builds, newest first: who, when, result, duration, image ids before and after (a card per build on a phone). */
@@ -33,7 +42,7 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
               <td data-label="Started">
                 <time dateTime={build.startedAt}>{formatDateTime(build.startedAt)}</time>
               </td>
-              <td className="mono" title={build.actor?.principalId} data-label="Who">
+              <td className="mono" title={whoAskedInFull(build)} data-label="Who">
                 {whoAsked(build)}
                 {build.force && <span className="muted"> (forced)</span>}
               </td>

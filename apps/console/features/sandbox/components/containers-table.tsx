@@ -3,6 +3,19 @@ import { formatDateTime } from '../../transcript';
 import { formatAge, shortImageId } from './format-sandbox';
 import { RemoveContainerButton } from './remove-container-button';
 
+/** What a stale container (on an image older than the tag's current one) means for its role. */
+export function staleExplanation(role: ContainerJson['role']): string {
+  switch (role) {
+    case 'session':
+      return 'Runs an old image; replaced at its next idle point (between tool calls), /workspace carried over.';
+    case 'pool':
+      return 'Runs an old image; the warm pool replaces it.';
+    case 'pin':
+    case 'unknown':
+      return 'Runs an old image.';
+  }
+}
+
 /**
  * This installation's containers (sessions, warm pool, pins); admins may remove one. The Remove
  * control stays reachable at every width: long ids wrap, the actions column sticks to the right
@@ -58,7 +71,17 @@ export function ContainersTable({
               <td className="mono wrap-anywhere" data-label="Owner">
                 {container.ownerUserId ?? '—'}
               </td>
-              <td data-label="State">{container.state}</td>
+              {container.stale ? (
+                // One element in the cell: on a phone each cell is a grid of its label and its content.
+                <td className="wrap-anywhere" data-label="State">
+                  <div>
+                    {container.state} <span className="badge badge-warn">stale</span>
+                    <div className="muted">{staleExplanation(container.role)}</div>
+                  </div>
+                </td>
+              ) : (
+                <td data-label="State">{container.state}</td>
+              )}
               <td className="mono" title={container.imageId} data-label="Image">
                 {shortImageId(container.imageId)}
               </td>

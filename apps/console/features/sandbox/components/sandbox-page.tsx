@@ -23,7 +23,7 @@ const buildIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 export async function SandboxPage({ buildParameter }: { buildParameter: string | undefined }) {
   const signedIn = await requireSignIn();
   const canManage = can(signedIn.principal, 'sandbox:manage');
-  const overview = await readSandbox(signedIn.apiKey);
+  const overview = await readSandbox(signedIn.credential);
   const { image, builds, containers } = overview;
   const availability = sandboxAvailability(image.ok ? undefined : image.error);
   const pickedBuild =

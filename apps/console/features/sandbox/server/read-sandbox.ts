@@ -8,7 +8,7 @@ import {
   type ImageStatusJson,
   type PageJson,
 } from '@agentdesk/api-contract';
-import { getFromApi } from '../../api-client';
+import { getFromApi, type ApiCredential } from '../../api-client';
 
 /** A part of the page: its data, or why the API did not give it (shown in place, the rest still renders). */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -32,13 +32,18 @@ export interface SandboxOverview {
 }
 
 /** The image, the latest builds and the containers, read side by side. */
-export async function readSandbox(apiKey: string): Promise<SandboxOverview> {
+export async function readSandbox(credential: ApiCredential): Promise<SandboxOverview> {
   const [image, builds, containers] = await Promise.all([
-    loaded(getFromApi(apiKey, '/v1/admin/sandbox/image', {}, imageStatusJsonSchema)),
+    loaded(getFromApi(credential, '/v1/admin/sandbox/image', {}, imageStatusJsonSchema)),
     loaded(
-      getFromApi(apiKey, '/v1/admin/sandbox/builds', { limit: String(BUILD_HISTORY_SIZE) }, buildsPageSchema),
+      getFromApi(
+        credential,
+        '/v1/admin/sandbox/builds',
+        { limit: String(BUILD_HISTORY_SIZE) },
+        buildsPageSchema,
+      ),
     ),
-    loaded(getFromApi(apiKey, '/v1/admin/sandbox/containers', {}, containerListJsonSchema)),
+    loaded(getFromApi(credential, '/v1/admin/sandbox/containers', {}, containerListJsonSchema)),
   ]);
   return { image, builds, containers };
 }

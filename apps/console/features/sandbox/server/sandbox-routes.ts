@@ -21,7 +21,7 @@ export async function handleRebuild(request: Request): Promise<Response> {
   if (!parsed.success)
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'body.force: must be true or false');
   return relayToApi(
-    caller.signedIn.apiKey,
+    caller.signedIn.credential,
     {
       method: 'POST',
       path: '/v1/admin/sandbox/image/rebuild',
@@ -36,7 +36,7 @@ export async function handleRepin(request: Request): Promise<Response> {
   const caller = await routeCaller(request, 'mutation');
   if (!caller.ok) return caller.refusal;
   return relayToApi(
-    caller.signedIn.apiKey,
+    caller.signedIn.credential,
     {
       method: 'POST',
       path: '/v1/admin/sandbox/image/repin',
@@ -53,7 +53,7 @@ export async function handleRemoveContainer(request: Request, containerId: strin
   if (!containerIdPattern.test(containerId))
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'id: must be a container id or name as listed');
   return relayToApi(
-    caller.signedIn.apiKey,
+    caller.signedIn.credential,
     {
       method: 'DELETE',
       path: `/v1/admin/sandbox/containers/${encodeURIComponent(containerId)}`,
@@ -69,7 +69,7 @@ export async function handleBuildEvents(request: Request, buildId: string): Prom
   if (!buildIdPattern.test(buildId))
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'id: must be a build id (UUID)');
   return relayEventStream(
-    caller.signedIn.apiKey,
+    caller.signedIn.credential,
     `/v1/admin/sandbox/builds/${buildId}/events`,
     request.signal,
     checkedBuildEventStream,

@@ -1,0 +1,3 @@
+import { describeSandboxReadiness } from './suites/sandbox-readiness.suite';
+
+describeSandboxReadiness('sqlite');
