@@ -17,11 +17,22 @@
  * rounds (A, B, C…, A, B, C…) so drift hits all alike, and the server's CPU time per request is read
  * from /proc (less sensitive to the other work on a shared machine than latency).
  *
+ * Issue 18 authenticates through passport (one strategy per way in) and adds console sessions: the
+ * same route is also measured with the measured user's console session (`X-Console-Session`: one
+ * database read per request, nothing cached), and — with BENCH_BASELINE_TREE, a checkout of the
+ * code before (e.g. `git worktree add /tmp/agentdesk-before <commit>` with a `node_modules` link) —
+ * on an API process started from that checkout, interleaved in the same rounds: before and after in
+ * one run. The baseline gets its own SQLite file (its migrations are older), seeded the same way.
+ * The measured user holds an admin key (a console may only be signed in to by an admin or viewer;
+ * the route does the same work for every role).
+ *
  * Options (environment): BENCH_ROUNDS (default 6), BENCH_ROUND_MS (default 2000),
  * BENCH_CONCURRENCY (default 8), BENCH_SESSIONS (sessions of the measured user, default 1000),
  * BENCH_OTHER_USERS (default 20, each with BENCH_SESSIONS / 10 sessions), BENCH_REDIS_URL
- * (default redis://127.0.0.1:6379/0).
+ * (default redis://127.0.0.1:6379/0), BENCH_BASELINE_TREE (default: none).
  */
+import { PassportStrategy } from '@nestjs/passport';
+import passport from 'passport';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +49,7 @@ const sessionsOfUser = Number(process.env['BENCH_SESSIONS'] ?? 1000);
 const otherUsers = Number(process.env['BENCH_OTHER_USERS'] ?? 20);
 const redisUrl = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379/0';
 const redisKeyPrefix = `agentdesk-bench-${randomBytes(6).toString('hex')}`;
+const baselineTree = process.env['BENCH_BASELINE_TREE'];
 
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -47,9 +59,13 @@ interface Server {
   readonly process: ChildProcess;
 }
 
-async function startServer(folder: string, extraEnvironment: Record<string, string> = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(workspace, 'apps/api/src/main.ts')], {
-    cwd: workspace,
+async function startServer(
+  folder: string,
+  extraEnvironment: Record<string, string> = {},
+  tree: string = workspace,
+): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(tree, 'apps/api/src/main.ts')], {
+    cwd: tree,
     env: {
       ...process.env,
       DATABASE_URL: `sqlite:${join(folder, 'bench.db')}`,
@@ -124,10 +140,17 @@ async function inBatches(count: number, task: (index: number) => Promise<unknown
   }
 }
 
-async function seed(server: Server): Promise<{ userKey: string; sessionIds: string[] }> {
-  const createKey = (externalId: string) =>
+interface Seeded {
+  readonly userKey: string;
+  readonly sessionIds: string[];
+  /** The measured user's console session token; undefined on a baseline without console sessions. */
+  readonly consoleToken: string | undefined;
+}
+
+async function seed(server: Server, withConsoleSession: boolean): Promise<Seeded> {
+  const createKey = (externalId: string, role: 'user' | 'admin' = 'user') =>
     json<{ key: string }>(`${server.url}/v1/admin/api-keys`, 'POST', server.adminKey, {
-      role: 'user',
+      role,
       label: `bench ${externalId}`,
       externalId,
     });
@@ -140,7 +163,7 @@ async function seed(server: Server): Promise<{ userKey: string; sessionIds: stri
       }),
     );
   }
-  const { key: userKey } = await createKey('measured-user');
+  const { key: userKey } = await createKey('measured-user', 'admin');
   const sessionIds: string[] = [];
   await inBatches(sessionsOfUser, async (index) => {
     const session = await json<{ id: string }>(`${server.url}/v1/sessions`, 'POST', userKey, {
@@ -150,7 +173,10 @@ async function seed(server: Server): Promise<{ userKey: string; sessionIds: stri
     });
     sessionIds.push(session.id);
   });
-  return { userKey, sessionIds };
+  const consoleToken = withConsoleSession
+    ? (await json<{ token: string }>(`${server.url}/v1/console-sessions`, 'POST', userKey, {})).token
+    : undefined;
+  return { userKey, sessionIds, consoleToken };
 }
 
 interface Sample {
@@ -241,6 +267,8 @@ interface Variant {
   readonly label: string;
   readonly server: Server;
   readonly request: () => Promise<number>;
+  /** The row of the hello route of the same code (this tree's, or the baseline's); none for a hello row. */
+  readonly hello?: number;
 }
 
 async function measure(variants: readonly Variant[], clients: number): Promise<Sample[]> {
@@ -256,28 +284,47 @@ async function measure(variants: readonly Variant[], clients: number): Promise<S
   return samples;
 }
 
+function signed(value: number, digits: number): string {
+  return `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
+}
+
 function table(title: string, variants: readonly Variant[], samples: readonly Sample[]): string {
   const summaries = samples.map(summarize);
-  const hello = summaries[0]!;
   const format = (value: number) => value.toFixed(3);
   return [
     `### ${title}`,
     '',
-    '| route / variant | requests | p50 (ms) | p99 (ms) | requests/s | server CPU µs/request | p50 vs hello | CPU vs memory, no cache (median of round ratios) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| route / variant | requests | p50 (ms) | p99 (ms) | requests/s | server CPU µs/request | p50 vs its hello | CPU µs vs its hello (median of rounds) | CPU vs ${ratioBaseLabel} (median of round ratios) |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...variants.map((variant, index) => {
       const summary = summaries[index]!;
+      if (variant.hello === undefined)
+        return `| ${variant.label} | ${summary.count} | ${format(summary.p50)} | ${format(summary.p99)} | ${summary.rps.toFixed(0)} | ${summary.cpuMicrosecondsPerRequest.toFixed(0)} | — | — | — |`;
+      const hello = summaries[variant.hello]!;
       // Median over rounds of this variant's CPU per request / the baseline's in the same round:
       // a burst of other work on the machine weighs on both sides of one ratio alike.
       const roundRatios = samples[index]!.roundCpuMicroseconds.map(
-        (cpu, round) => cpu / (samples[1]!.roundCpuMicroseconds[round] ?? Number.NaN),
+        (cpu, round) => cpu / (samples[ratioBase]!.roundCpuMicroseconds[round] ?? Number.NaN),
       );
-      const cpuRatio = index === 0 ? '—' : `${median(roundRatios).toFixed(2)}×`;
-      return `| ${variant.label} | ${summary.count} | ${format(summary.p50)} | ${format(summary.p99)} | ${summary.rps.toFixed(0)} | ${summary.cpuMicrosecondsPerRequest.toFixed(0)} | ${index === 0 ? '—' : `+${format(summary.p50 - hello.p50)}`} | ${cpuRatio} |`;
+      // What authentication and the read add over the same code's hello route, round by round.
+      const roundAdded = samples[index]!.roundCpuMicroseconds.map(
+        (cpu, round) => cpu - (samples[variant.hello!]!.roundCpuMicroseconds[round] ?? Number.NaN),
+      );
+      return `| ${variant.label} | ${summary.count} | ${format(summary.p50)} | ${format(summary.p99)} | ${summary.rps.toFixed(0)} | ${summary.cpuMicrosecondsPerRequest.toFixed(0)} | ${signed(summary.p50 - hello.p50, 3)} | ${signed(median(roundAdded), 0)} | ${median(roundRatios).toFixed(2)}× |`;
     }),
     '',
   ].join('\n');
 }
+
+/**
+ * The row every CPU ratio divides by: the baseline tree's key-cache variant when there is one
+ * (before vs after in the same rounds; row 1 is then the baseline's own hello route, so each tree's
+ * auth cost is its authenticated route minus its own hello), otherwise the memory-limits variant
+ * without a cache.
+ */
+const ratioBase = baselineTree === undefined ? 1 : 2;
+const ratioBaseLabel =
+  baselineTree === undefined ? 'memory, no cache' : 'before issue 18 (memory limits, key cache)';
 
 const serverVariants = [
   {
@@ -314,10 +361,90 @@ async function deleteBenchKeys(): Promise<void> {
   }
 }
 
+/**
+ * Passport's own per-request cost, in process, without HTTP or a database: the way the guard runs a
+ * strategy (`auth/passport-runner.ts`: `authenticate(name, { session: false }, callback)` on this
+ * app's Authenticator, a `PassportStrategy` over a `Strategy` subclass calling `success`, as
+ * `auth/credential-strategy.ts` does) against calling the same `validate` directly. Both resolve the
+ * same principal; batches alternate.
+ */
+async function passportOverhead(): Promise<string> {
+  const principal = { kind: 'user', id: 'u-1', role: 'admin', apiKeyId: 'k-1' };
+  type Verify = (request: unknown, done: (error: unknown, result?: typeof principal) => void) => void;
+  class HeaderStrategy extends passport.Strategy {
+    constructor(
+      readonly instance: passport.Authenticator,
+      readonly verify: Verify,
+    ) {
+      super();
+    }
+    override authenticate(this: passport.StrategyCreated<this>, request: unknown): void {
+      this.verify(request, (error, result) =>
+        error === null || error === undefined ? this.success(result as Express.User, {}) : this.error(error),
+      );
+    }
+  }
+  class BenchStrategy extends PassportStrategy(HeaderStrategy, 'bench') {
+    getPassportInstance(): passport.Authenticator {
+      return this.instance;
+    }
+    validate(): Promise<typeof principal> {
+      return Promise.resolve(principal);
+    }
+  }
+  const authenticator = new passport.Authenticator();
+  const strategy = new BenchStrategy(authenticator);
+  const request = { raw: { rawHeaders: ['authorization', 'Bearer x'] } };
+  const viaPassport = () =>
+    new Promise<unknown>((resolve) => {
+      const middleware = authenticator.authenticate(
+        'bench',
+        { session: false },
+        (_error: unknown, user: unknown) => resolve(user),
+      ) as (request: unknown, response: unknown, next: () => void) => void;
+      middleware(request, {}, () => resolve(undefined));
+    });
+  const direct = () => strategy.validate();
+  if ((await viaPassport()) !== (await direct())) throw new Error('passport and the direct call disagree');
+  const batch = 20_000;
+  const timings = { direct: [] as number[], passport: [] as number[] };
+  for (let round = 0; round < 12; round += 1) {
+    for (const [name, run] of [
+      ['direct', direct],
+      ['passport', viaPassport],
+    ] as const) {
+      const started = performance.now();
+      for (let index = 0; index < batch; index += 1) await run();
+      // The first two rounds warm the JIT up.
+      if (round >= 2) timings[name].push(((performance.now() - started) * 1e6) / batch);
+    }
+  }
+  const directNs = median(timings.direct);
+  const passportNs = median(timings.passport);
+  return [
+    '### Passport per request, in process (no HTTP, no database)',
+    '',
+    '| way | ns/request (median of 10 batches of 20,000) |',
+    '|---|---:|',
+    `| \`validate()\` called directly | ${directNs.toFixed(0)} |`,
+    `| through passport (\`authenticate\` + strategy object + callbacks) | ${passportNs.toFixed(0)} |`,
+    `| **passport's own cost** | **+${(passportNs - directNs).toFixed(0)}** |`,
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
+  console.log(await passportOverhead());
   const folder = mkdtempSync(join(tmpdir(), 'agentdesk-bench-api-auth-'));
   const servers: Server[] = [];
   try {
+    // The baseline first (row 1, the ratios' base), on a file of its own.
+    const baselineFolder = baselineTree === undefined ? undefined : join(folder, 'baseline');
+    const baseline =
+      baselineTree === undefined || baselineFolder === undefined
+        ? undefined
+        : await startServer(baselineFolder, serverVariants[1].environment, baselineTree);
+    if (baseline !== undefined) servers.push(baseline);
     const first = await startServer(folder, serverVariants[0].environment);
     servers.push(first);
     // The others share the first one's SQLite file (WAL) and its admin key.
@@ -327,7 +454,8 @@ async function main(): Promise<void> {
       );
     }
     const seedStart = performance.now();
-    const { userKey, sessionIds } = await seed(first);
+    const seeded = await seed(first, true);
+    const baselineSeeded = baseline === undefined ? undefined : await seed(baseline, false);
     const totalSessions = sessionsOfUser + otherUsers * Math.ceil(sessionsOfUser / 10);
     console.log(
       `Seeded ${totalSessions} sessions of ${otherUsers + 1} users over HTTP in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
@@ -339,22 +467,50 @@ async function main(): Promise<void> {
       `Rounds: ${rounds} × ${roundMs} ms per route and variant, alternating. Redis keys: ${redisKeyPrefix}:*\n`,
     );
     let next = 0;
-    const authRequest = (server: Server) => async () => {
-      const id = sessionIds[next++ % sessionIds.length] ?? '';
-      return (await call(`${server.url}/v1/sessions/${id}`, 'GET', { authorization: `Bearer ${userKey}` }))
-        .status;
-    };
+    const authRequest =
+      (server: Server, data: Seeded = seeded, way: 'api-key' | 'console-session' = 'api-key') =>
+      async () => {
+        const id = data.sessionIds[next++ % data.sessionIds.length] ?? '';
+        const headers: Record<string, string> =
+          way === 'api-key'
+            ? { authorization: `Bearer ${data.userKey}` }
+            : { 'x-console-session': data.consoleToken ?? '' };
+        return (await call(`${server.url}/v1/sessions/${id}`, 'GET', headers)).status;
+      };
+    const current = servers.slice(baseline === undefined ? 0 : 1);
     const variants: Variant[] = [
       {
         label: '`GET /` (public hello, Nest + Fastify)',
         server: first,
         request: async () => (await call(`${first.url}/`, 'GET', {})).status,
       },
+      ...(baseline === undefined || baselineSeeded === undefined
+        ? []
+        : [
+            {
+              label: '`GET /` (public hello) before issue 18',
+              server: baseline,
+              request: async () => (await call(`${baseline.url}/`, 'GET', {})).status,
+            },
+            {
+              hello: 1,
+              label: `\`GET /v1/sessions/:id\`, before issue 18 (guard without passport), ${serverVariants[1].label}`,
+              server: baseline,
+              request: authRequest(baseline, baselineSeeded),
+            },
+          ]),
       ...serverVariants.map((variant, index) => ({
+        hello: 0,
         label: `\`GET /v1/sessions/:id\`, ${variant.label}`,
-        server: servers[index]!,
-        request: authRequest(servers[index]!),
+        server: current[index]!,
+        request: authRequest(current[index]!),
       })),
+      {
+        hello: 0,
+        label: `\`GET /v1/sessions/:id\`, console session (X-Console-Session, read per request), ${serverVariants[1].label}`,
+        server: current[1]!,
+        request: authRequest(current[1]!, seeded, 'console-session'),
+      },
     ];
     console.log(table('One connection (latency without queueing)', variants, await measure(variants, 1)));
     console.log(

@@ -7,6 +7,7 @@ import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { ClusterModule } from './cluster/cluster.module';
+import { ConsoleSessionsModule } from './console-sessions/console-sessions.module';
 import { CoreModule, type CoreValues } from './core/core.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
@@ -17,6 +18,7 @@ import { OpenApiModule } from './openapi/openapi.module';
 import { RoutesModule } from './routes/routes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { SsoModule } from './sso/sso.module';
 
 /** The API: one module per concern over the core values `createApp` prepared. */
 @Module({})
@@ -28,12 +30,14 @@ export class AppModule {
         CoreModule.forRoot(core),
         ClusterModule,
         AuthModule,
+        SsoModule,
         SessionsModule,
         AgentModule,
         AdminModule,
         LabModule,
         ApiKeysModule,
         AuditModule,
+        ConsoleSessionsModule,
         HealthModule,
         IdentityModule,
         MetricsModule,

@@ -7,6 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
+import { AuditTrail, registerAuditTrail } from './audit/audit-trail';
+import { FailedAttemptBudget } from './audit/failed-attempt-budget';
 import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
 import { refuseForeignDevModeRequests } from './http/dev-mode-request-guard';
@@ -14,6 +16,7 @@ import { createHttpErrorHandling, refuseRequestsWhileClosing } from './http/http
 import { answerUnknownExpectations, refuseMissingOrRepeatedHost } from './http/host-header';
 import { acceptOnlyJsonBodies } from './http/json-bodies';
 import { refuseUndecodableQueryString } from './http/query-encoding';
+import { registerSecurityHeaders } from './http/security-headers';
 import { childLoggerWithClientRequestId, REQUEST_ID_HEADER, requestIdOf } from './http/request-id';
 import { StreamingFastifyAdapter } from './http/streaming-fastify-adapter';
 import { synchronousHook } from './http/synchronous-hook';
@@ -156,6 +159,8 @@ async function startNest(
     http: { requireHostHeader: false },
   });
   const fastify = adapter.getInstance();
+  // First, so every answer carries them, the refusals of the hooks below included.
+  await registerSecurityHeaders(fastify, config.securityHeaders);
   answerUnknownExpectations(fastify.server);
   acceptOnlyJsonBodies(fastify, config.http.bodyLimitBytes);
   fastify.addHook('onRoute', (route) => {
@@ -173,6 +178,14 @@ async function startNest(
   fastify.addHook('onRequest', synchronousHook(refuseMissingOrRepeatedHost));
   fastify.addHook('onRequest', synchronousHook(refuseUndecodableQueryString));
   registerHttpMetrics(fastify, metrics);
+  // Every call of an @Audited route, refused ones included: it learns which routes once Nest made them.
+  const auditTrail = new AuditTrail(
+    prepared.repositories,
+    metrics,
+    logger,
+    new FailedAttemptBudget(config.rateLimit.authFailuresMax, config.rateLimit.windowMs),
+  );
+  registerAuditTrail(fastify, auditTrail);
 
   const openApiDocument = new OpenApiDocumentHolder();
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -200,6 +213,7 @@ async function startNest(
     app.useGlobalFilters(errorHandling.filter);
     await app.init();
     openApiDocument.set(buildOpenApiDocument(app));
+    auditTrail.useRoutes(app.get(RouteInventory).routes());
     await fastify.ready();
     warnAboutUnguardedRoutes(app, logger);
   } catch (error) {

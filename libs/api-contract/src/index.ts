@@ -6,7 +6,7 @@ export {
   type ApiKeyRole,
   type CreatedApiKeyJson,
 } from './api-keys';
-export { auditEntryJsonSchema } from './audit';
+export { auditEntryJsonSchema, auditOutcomeSchema, type AuditOutcomeJson } from './audit';
 export { ApiErrorCode, errorBodySchema, type ErrorBody } from './errors';
 export { identityJsonSchema, type IdentityJson } from './identity';
 export { pageJsonSchema, type PageJson } from './pages';
@@ -86,3 +86,25 @@ export {
   type UsageReportJson,
   type UsageTotalJson,
 } from './usage-report';
+export {
+  CONSOLE_SESSION_HEADER,
+  consoleSessionEndReasons,
+  consoleSessionJsonSchema,
+  consoleSessionStatuses,
+  consoleWaysIn,
+  createdConsoleSessionJsonSchema,
+  endedConsoleSessionsJsonSchema,
+  type ConsoleSessionJson,
+  type ConsoleWayInJson,
+  type CreateConsoleSessionBody,
+  type CreatedConsoleSessionJson,
+  type EndedConsoleSessionsJson,
+} from './console-sessions';
+export {
+  ssoExchangeBodySchema,
+  ssoProblemCodes,
+  ssoSignInOptionsJsonSchema,
+  type SsoExchangeBody,
+  type SsoProblemCode,
+  type SsoSignInOptionsJson,
+} from './sso';

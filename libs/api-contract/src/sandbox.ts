@@ -45,11 +45,19 @@ export const buildJsonSchema = z.object({
   id: z.string(),
   tag: z.string(),
   force: z.boolean(),
-  trigger: z.enum(['admin', 'start-up']),
+  trigger: z
+    .enum(['admin', 'start-up', 'session'])
+    .describe(
+      "admin: an API call; start-up: the API's own ensure; session: a session's sandbox needed the missing image",
+    ),
   actor: z
     .object({ principalId: z.string(), apiKeyId: z.string().nullable() })
     .nullable()
-    .describe('Who asked; null for the ensure the API runs at start'),
+    .describe('Who asked; null for the ensure the API runs at start and for session builds'),
+  session: z
+    .object({ id: z.string(), ownerUserId: z.string().nullable() })
+    .nullable()
+    .describe('The session whose sandbox started the build (trigger session) and its owner; null otherwise'),
   status: z.enum(['running', 'current', 'built', 'failed', 'interrupted']),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
@@ -112,6 +120,11 @@ export const containerJsonSchema = z.object({
   createdAt: z.string(),
   ageSeconds: z.number(),
   lastUsedAt: z.string().nullable().describe('Last tool call seen by this API server'),
+  stale: z
+    .boolean()
+    .describe(
+      "Runs an old image (not the tag's current id, after a rebuild): a pool container is replaced by the rebuild, a session's at its next idle point with /workspace carried over",
+    ),
 });
 export type ContainerJson = z.infer<typeof containerJsonSchema>;
 

@@ -25,10 +25,19 @@ const expected: Record<Scope, Record<Role, boolean>> = {
   'lab:run': { user: false, portal: false, viewer: true, admin: true },
   'lab:read': { user: false, portal: false, viewer: true, admin: true },
   'identity:read': { user: true, portal: true, viewer: true, admin: true },
+  'console:sign-in': { user: false, portal: false, viewer: true, admin: true },
+  'console-sessions:read': { user: false, portal: false, viewer: false, admin: true },
+  'console-sessions:write': { user: false, portal: false, viewer: false, admin: true },
 };
 
 // Functions over no user's data: granted by role alone, never on a user's resource.
-const noUserDataScopes = new Set<Scope>(['completions:create', 'lab:run', 'lab:read', 'identity:read']);
+const noUserDataScopes = new Set<Scope>([
+  'completions:create',
+  'lab:run',
+  'lab:read',
+  'identity:read',
+  'console:sign-in',
+]);
 
 function principalWithRole(role: Role, id = `u-${role}`): Principal {
   return role === 'portal'

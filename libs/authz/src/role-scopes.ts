@@ -21,6 +21,7 @@ export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freez
   portal: [...ownDataScopes, 'completions:create', ...identityScopes],
   // QA: reads anyone's sessions, tries schemas in the structured-output lab and sees the sandbox's
   // health and the token usage; changes nothing else (rebuilds, re-pins and container removals are the admin's).
+  // Signs in to the console; seeing and ending other people's console sessions is the admin's.
   viewer: [
     'sessions:read-any',
     'messages:read-any',
@@ -29,6 +30,7 @@ export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freez
     'lab:read',
     'sandbox:read',
     'usage:read',
+    'console:sign-in',
     ...identityScopes,
   ],
   admin: scopes,

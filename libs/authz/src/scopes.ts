@@ -20,6 +20,9 @@ export const scopes = [
   'lab:run',
   'lab:read',
   'identity:read',
+  'console:sign-in',
+  'console-sessions:read',
+  'console-sessions:write',
 ] as const;
 
 /** One permission, e.g. `sessions:read`. */
@@ -55,4 +58,9 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   'lab:read': 'none',
   // `GET /v1/me` describes the calling key itself, never a user's resource.
   'identity:read': 'none',
+  // Opening (and ending) one's own console session: about the caller alone, never a user's resource.
+  'console:sign-in': 'none',
+  // Everyone's console sessions (addresses, user agents) and ending them: administrative, across users.
+  'console-sessions:read': 'any',
+  'console-sessions:write': 'any',
 };

@@ -1,5 +1,8 @@
 import type { Role } from '@agentdesk/authz';
 import type { ColumnType, Generated } from 'kysely';
+import type { AuditActorKind, AuditOutcome } from './models/audit-entry';
+import type { ConsoleSessionEndReason, ConsoleWayIn } from './models/console-session';
+import type { SsoRole } from './models/sso-identity';
 
 /*
  * Column conventions shared by both engines (one code path, no per-engine mapping):
@@ -117,8 +120,17 @@ export interface AuditLogTable {
   request_id: string | null;
   /** The client's `X-Request-Id`, untrusted, kept for correlation only. */
   client_request_id: string | null;
-  /** JSON: what a listing showed (`{ filter, count }`); null for single reads. */
+  /** JSON: what a listing showed (`{ filter, count }`), what a change changed, why an attempt was refused. */
   details: string | null;
+  /** What `actor_principal_id` names (migration 0012; earlier rows `user`). */
+  actor_kind: AuditActorKind;
+  /** How the actor authenticated (`api-key`, `console-session`, `host-command`); null before 0012. */
+  way_in: string | null;
+  /** Succeeded, refused or failed (earlier rows `succeeded`). */
+  outcome: AuditOutcome;
+  /** What was changed: its kind (`api-key`, `lab-run`, …) and id, when the record is of a change. */
+  target_kind: string | null;
+  target_id: string | null;
 }
 
 /** The Kysely database type. */
@@ -133,6 +145,9 @@ export interface Database {
   sandbox_builds: SandboxBuildsTable;
   usage_events: UsageEventsTable;
   usage_daily_totals: UsageDailyTotalsTable;
+  console_sessions: ConsoleSessionsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_sign_in_codes: SsoSignInCodesTable;
 }
 
 /** `structured_output_runs`: one schema and prompt tried against several provider/model targets. */
@@ -153,10 +168,17 @@ export interface SandboxBuildsTable {
   id: string;
   tag: string;
   force: IntegerBoolean;
-  /** `admin` (an API call) or `start-up` (the ensure the API runs when it starts). */
-  trigger: 'admin' | 'start-up';
+  /**
+   * `admin` (an API call), `start-up` (the ensure the API runs when it starts) or `session` (a
+   * session's sandbox needed the missing image; migration 0010).
+   */
+  trigger: 'admin' | 'start-up' | 'session';
   actor_principal_id: string | null;
   actor_api_key_id: string | null;
+  /** The session whose sandbox started a `session` build; null otherwise. */
+  session_id: string | null;
+  /** That session's owner when the build started. */
+  session_owner_user_id: string | null;
   status: 'running' | 'current' | 'built' | 'failed' | 'interrupted';
   image_id_before: string | null;
   image_id_after: string | null;
@@ -200,4 +222,47 @@ export interface UsageDailyTotalsTable {
   thinking_tokens: number;
   cached_tokens: number;
   model_calls: number;
+}
+
+/**
+ * `console_sessions` (migration 0011): one console sign-in, held on the server so it can be ended.
+ * Only the SHA-256 of the cookie's token is stored.
+ */
+export interface ConsoleSessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  /** The key an `api-key` sign-in was made with; null for other ways in. */
+  api_key_id: string | null;
+  way_in: ConsoleWayIn;
+  created_at: number;
+  last_seen_at: number;
+  /** Slides forward with use (`last_seen_at` + the idle timeout), never past `absolute_expires_at`. */
+  idle_expires_at: number;
+  absolute_expires_at: number;
+  client_address: string | null;
+  user_agent: string | null;
+  ended_at: number | null;
+  end_reason: ConsoleSessionEndReason | null;
+}
+
+/** `sso_identities`: a user as their OpenID provider last described them (migration 0013). */
+export interface SsoIdentitiesTable {
+  user_id: string;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  /** What the role mapping gave at the last sign-in; `none` opens nothing. */
+  role: SsoRole;
+  created_at: number;
+  updated_at: number;
+}
+
+/** `sso_sign_in_codes`: one-time codes the console trades for a console session (hash only). */
+export interface SsoSignInCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }

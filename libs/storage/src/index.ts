@@ -29,7 +29,14 @@ export type { ApiKey, ApiKeyHolder } from './models/api-key';
 export type { Session, SessionStatus, TokenUsage } from './models/session';
 export type { Message, MessageError, MessageRole, MessageStatus } from './models/message';
 export type { ToolResult, ToolResultSummary } from './models/tool-result';
-export type { AuditEntry } from './models/audit-entry';
+export {
+  auditActorKinds,
+  auditOutcomes,
+  type AuditActorKind,
+  type AuditEntry,
+  type AuditOutcome,
+  type AuditTarget,
+} from './models/audit-entry';
 export type { StructuredOutputRun } from './models/structured-output-run';
 export { UsersRepository, type NewUser, type UserListFilter } from './repositories/users-repository';
 export {
@@ -88,9 +95,29 @@ export {
   StructuredOutputRunsRepository,
   type NewStructuredOutputRun,
 } from './repositories/structured-output-runs-repository';
-export type { SandboxBuild, SandboxBuildStatus } from './models/sandbox-build';
+export type { SandboxBuild, SandboxBuildStatus, SandboxBuildTrigger } from './models/sandbox-build';
 export {
   SandboxBuildsRepository,
   type NewSandboxBuild,
   type SandboxBuildOutcome,
 } from './repositories/sandbox-builds-repository';
+export {
+  consoleSessionEndReasons,
+  consoleWaysIn,
+  type ConsoleSession,
+  type ConsoleSessionEndReason,
+  type ConsoleSessionStatus,
+  type ConsoleWayIn,
+} from './models/console-session';
+export {
+  ConsoleSessionsRepository,
+  type ConsoleSessionListFilter,
+  type NewConsoleSession,
+  type OpenConsoleSession,
+} from './repositories/console-sessions-repository';
+export type { SsoIdentity, SsoRole } from './models/sso-identity';
+export {
+  SsoIdentitiesRepository,
+  type ProvisionedSsoUser,
+  type SsoSignInProfile,
+} from './repositories/sso-identities-repository';

@@ -11,7 +11,7 @@ import {
 
 /** Tables listed newest first by `(created_at, id)`, with an index on exactly that order. */
 export type NewestFirstTable =
-  'api_keys' | 'sessions' | 'structured_output_runs' | 'users' | 'sandbox_builds';
+  'api_keys' | 'sessions' | 'structured_output_runs' | 'users' | 'sandbox_builds' | 'console_sessions';
 
 /**
  * Runs a filtered listing as one keyset page, newest first: `(created_at, id) < cursor`, `limit + 1`

@@ -58,6 +58,10 @@ describe('openDatabase on SQLite', () => {
         '0007-session-filters-audit-dedup',
         '0008-usage-events',
         '0009-message-token-counts',
+        '0010-session-triggered-sandbox-builds',
+        '0011-console-sessions',
+        '0012-audit-outcomes-and-targets',
+        '0013-sso-identities',
       ]);
     } finally {
       await database.destroy();
@@ -78,6 +82,10 @@ describe('openDatabase on SQLite', () => {
         '0007-session-filters-audit-dedup',
         '0008-usage-events',
         '0009-message-token-counts',
+        '0010-session-triggered-sandbox-builds',
+        '0011-console-sessions',
+        '0012-audit-outcomes-and-targets',
+        '0013-sso-identities',
       ]);
     } finally {
       await database.destroy();

@@ -2,10 +2,12 @@ import { systemClock, type Clock } from './clock';
 import type { AppDatabase } from './open-database';
 import { ApiKeysRepository } from './repositories/api-keys-repository';
 import { AuditRepository } from './repositories/audit-repository';
+import { ConsoleSessionsRepository } from './repositories/console-sessions-repository';
 import { MessageSearchRepository } from './repositories/message-search-repository';
 import { MessagesRepository } from './repositories/messages-repository';
 import { SandboxBuildsRepository } from './repositories/sandbox-builds-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
+import { SsoIdentitiesRepository } from './repositories/sso-identities-repository';
 import { StructuredOutputRunsRepository } from './repositories/structured-output-runs-repository';
 import { ToolResultsRepository } from './repositories/tool-results-repository';
 import { TurnsRepository } from './repositories/turns-repository';
@@ -25,6 +27,8 @@ export interface Repositories {
   readonly structuredOutputRuns: StructuredOutputRunsRepository;
   readonly sandboxBuilds: SandboxBuildsRepository;
   readonly usage: UsageRepository;
+  readonly consoleSessions: ConsoleSessionsRepository;
+  readonly ssoIdentities: SsoIdentitiesRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -45,5 +49,7 @@ export function createRepositories(
     structuredOutputRuns: new StructuredOutputRunsRepository(context),
     sandboxBuilds: new SandboxBuildsRepository(context),
     usage: new UsageRepository(context),
+    consoleSessions: new ConsoleSessionsRepository(context),
+    ssoIdentities: new SsoIdentitiesRepository(context),
   };
 }

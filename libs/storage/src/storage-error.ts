@@ -26,7 +26,8 @@ export type StorageEntity =
   | 'audit-entry'
   | 'cursor'
   | 'structured-output-run'
-  | 'sandbox-build';
+  | 'sandbox-build'
+  | 'console-session';
 
 /** The one error type of the storage layer. */
 export class StorageError extends Error {

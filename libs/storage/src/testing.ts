@@ -5,6 +5,7 @@ export {
   postgresTestDatabase,
   testPostgresUrl,
   type OwnPostgresDatabase,
+  type OwnPostgresDatabaseOptions,
 } from './test/postgres-test-database';
 export {
   testDatabaseOver,

@@ -6,6 +6,8 @@ import {
   type AppDatabase,
 } from '@agentdesk/storage';
 import pino from 'pino';
+import { auditActions } from '../audit/audit-actions';
+import { recordHostChange } from '../audit/host-command-audit';
 import { issueAdminKey, revokeOtherAdminKeys } from '../auth/admin-keys';
 import { broadcastRevocations } from '../cluster/broadcast-revocations';
 import { ConfigError, describeDatabase, loadConfig, type AppConfig } from '../config/app-config';
@@ -67,6 +69,17 @@ export async function runAdminKeyCommand(
     const repositories = createRepositories(database);
     const issued = await issueAdminKey(repositories, ISSUED_LABEL);
     const revoked = parsed.revokeOthers ? await revokeOtherAdminKeys(repositories, issued.stored.id) : [];
+    // Admin keys made or revoked from the host are changes like any other: in the audit log.
+    for (const [action, key] of [
+      [auditActions.hostAdminKeyIssue, issued.stored] as const,
+      ...revoked.map((key) => [auditActions.hostAdminKeyRevoke, key] as const),
+    ]) {
+      await recordHostChange(repositories, action, {
+        target: { kind: 'api-key', id: key.id },
+        targetUserId: key.ownerUserId,
+        details: { role: key.role, prefix: key.prefix, label: key.label },
+      });
+    }
     output.note(
       `New admin key ${issued.stored.prefix} in ${describeDatabase(config.database.url)}. It is shown this once:`,
     );

@@ -9,6 +9,7 @@ import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
 import { ValidBody, ValidParam } from '../http/validated';
 import { Owner, type EffectiveOwner } from '../auth/effective-owner';
+import { NotAudited } from '../audit/audited';
 import { AgentTurnService } from './agent-turn.service';
 import { SseWriter } from './sse-writer';
 import { readIdempotencyKey, sendMessageBody, type SendMessageBody } from './turn-inputs';
@@ -36,6 +37,9 @@ export class MessagesController {
   @Post(':id/messages')
   @HttpCode(200)
   @RequireScope('messages:write')
+  @NotAudited(
+    'a turn of the effective user’s own conversation: stored as its messages and metered as usage, not an administrative change',
+  )
   @ApiOperation({
     summary: 'Send the effective user’s message and run the agent turn',
     description:

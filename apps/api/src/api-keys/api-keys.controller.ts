@@ -2,8 +2,10 @@ import { Controller, Delete, Get, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
 import { RequireScope } from '../routes/route-policy';
+import { auditActions } from '../audit/audit-actions';
+import { Audited } from '../audit/audited';
 import { CurrentAuditContext, withQueryReason } from '../audit/audit-context';
-import { DocumentsAuditReason } from '../audit/audit-reason';
+import { DocumentsAuditReason, DocumentsChangeReason } from '../audit/audit-reason';
 import type { AuditContext } from '../audit/cross-user-audit';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
@@ -17,6 +19,7 @@ import {
   type ApiKeyJson,
   type CreatedApiKeyJson,
 } from './api-key-json';
+import { apiKeyChange } from './api-key-change';
 import { ApiKeysService } from './api-keys.service';
 
 /** API keys (admin only). */
@@ -29,11 +32,18 @@ export class ApiKeysController {
 
   @Post()
   @RequireScope('api-keys:write')
-  @ApiOperation({ summary: 'Create an API key; the full key is in this answer only' })
+  @Audited(auditActions.apiKeyCreate, { target: { kind: 'api-key' } })
+  @ApiOperation({ summary: 'Create an API key; the full key is in this answer only (audited)' })
+  @DocumentsChangeReason()
   @Returns(201, createdApiKeyJsonSchema, 'The key’s metadata and the key itself (shown once)')
   @Refuses(404, 409, 413)
-  create(@ValidBody(createApiKeyBody) body: z.output<typeof createApiKeyBody>): Promise<CreatedApiKeyJson> {
-    return this.apiKeys.create(body);
+  async create(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidBody(createApiKeyBody) body: z.output<typeof createApiKeyBody>,
+  ): Promise<CreatedApiKeyJson> {
+    const created = await this.apiKeys.create(body);
+    context.describeChange(apiKeyChange(created.apiKey));
+    return created;
   }
 
   @Get()
@@ -50,10 +60,17 @@ export class ApiKeysController {
 
   @Delete(':id')
   @RequireScope('api-keys:write')
-  @ApiOperation({ summary: 'Revoke an API key; it stops working on the next request' })
+  @Audited(auditActions.apiKeyRevoke, { target: { kind: 'api-key', idParam: 'id' } })
+  @ApiOperation({ summary: 'Revoke an API key; it stops working on the next request (audited)' })
+  @DocumentsChangeReason()
   @Returns(200, apiKeyJsonSchema, 'The revoked key')
   @Refuses(404)
-  revoke(@ValidParam('id', idSchema) id: string): Promise<ApiKeyJson> {
-    return this.apiKeys.revoke(id);
+  async revoke(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidParam('id', idSchema) id: string,
+  ): Promise<ApiKeyJson> {
+    const revoked = await this.apiKeys.revoke(id);
+    context.describeChange(apiKeyChange(revoked));
+    return revoked;
   }
 }

@@ -65,11 +65,14 @@ export class ApiKeysService {
 
   /**
    * Revokes a key: the next request made with it gets 401 on this replica, and on every other one
-   * within a second (the revocation is broadcast to their caches of verified keys).
+   * within a second (the revocation is broadcast to their caches of verified keys). The console
+   * sessions signed in with it end too (they stopped working with the revocation already: a
+   * session's lookup refuses a revoked key; this records why they ended).
    */
   async revoke(apiKeyId: string): Promise<ApiKeyJson> {
     const revoked = await this.repositories.apiKeys.revoke(apiKeyId);
     await this.revocations.announce(revoked.id);
+    await this.repositories.consoleSessions.endAllOfApiKey(revoked.id, 'key-revoked');
     return toApiKeyJson(revoked);
   }
 }

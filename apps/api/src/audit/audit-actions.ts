@@ -33,6 +33,31 @@ export const auditActions = {
   sandboxContainersList: 'admin.sandbox.containers.list',
   /** An admin removed a sandbox container (a session's sandbox, a pool or a pin container). */
   sandboxContainerRemove: 'admin.sandbox.container.remove',
+  /** Someone signed in to the console: a console session was opened (details: its id and way in). */
+  consoleSignIn: 'console.sign-in',
+  /** Someone signed out of the console: their console session was ended (details: its id). */
+  consoleSignOut: 'console.sign-out',
+  /** An admin listed console sessions, which show people's addresses and browsers (details: filter and count). */
+  consoleSessionsList: 'admin.console-sessions.list',
+  /** An admin ended one console session (details: its id). */
+  consoleSessionEnd: 'admin.console-session.end',
+  /** An admin ended every open console session of a user, "sign out everywhere" (details: how many). */
+  consoleSessionsEndAll: 'admin.console-sessions.end-all',
+  /**
+   * An admin created an API key, an admin key included (target: the key; its holder as the target
+   * user; details: role, visible prefix, label, portal — never the secret).
+   */
+  apiKeyCreate: 'admin.api-key.create',
+  /** An admin revoked an API key, an admin key included (target: the key; details: its role and prefix). */
+  apiKeyRevoke: 'admin.api-key.revoke',
+  /** An operator issued an admin key from the host (`npm run admin-key`); no API call, no principal. */
+  hostAdminKeyIssue: 'host.admin-key.issue',
+  /** An operator revoked an admin key from the host (`npm run admin-key -- --revoke-others`), one record per key. */
+  hostAdminKeyRevoke: 'host.admin-key.revoke',
+  /** An admin or viewer ran the structured-output lab (target: the stored run; details: its name and models). */
+  labRunCreate: 'lab.run.create',
+  /** A session was deleted with its messages and tool results (target: the session; its owner as the target user). */
+  sessionDelete: 'session.delete',
 } as const;
 
 export type AuditAction = (typeof auditActions)[keyof typeof auditActions];

@@ -7,8 +7,9 @@ import { readAuditReasonHeader } from './audit-reason';
 import type { AuditContext } from './cross-user-audit';
 
 /**
- * Handler parameter: the facts an audit record of this request keeps — the principal, the
- * server's request id, the client's own `X-Request-Id` (apart) and the `X-Audit-Reason` header.
+ * Handler parameter: the facts an audit record of this request keeps — the principal and its way
+ * in, the server's request id, the client's own `X-Request-Id` (apart) and the `X-Audit-Reason`
+ * header — and the way to tell the audit trail what an `@Audited` route changed.
  * A `reason` query parameter, where a route takes one, wins over the header (`withQueryReason`).
  */
 export const CurrentAuditContext = createParamDecorator(
@@ -16,9 +17,13 @@ export const CurrentAuditContext = createParamDecorator(
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     return {
       principal: principalOf(request),
+      wayIn: request.wayIn ?? null,
       requestId: request.id,
       clientRequestId: clientRequestIdOf(request.raw),
       reason: readAuditReasonHeader(request),
+      describeChange: (change) => {
+        request.auditedChange = change;
+      },
     };
   },
 );

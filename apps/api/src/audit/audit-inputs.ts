@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cursorSchema, dateTimeSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
+import { auditOutcomeSchema } from '@agentdesk/api-contract';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';
 import { auditReasonQueryField } from './audit-reason';
 
@@ -10,6 +11,8 @@ export const listAuditQuery = z
     targetUserId: singleLineText(200).optional(),
     sessionId: idSchema.optional(),
     action: singleLineText(100).optional(),
+    /** `refused`: every attempt the API turned down, failed sign-ins included. */
+    outcome: auditOutcomeSchema.optional(),
     from: dateTimeSchema.optional(),
     before: dateTimeSchema.optional(),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),

@@ -32,3 +32,11 @@ export const DocumentsAuditReason = (): MethodDecorator & ClassDecorator =>
     required: false,
     description: 'Why you read this data (kept in the audit log; or the reason query parameter)',
   });
+
+/** Documents the `X-Audit-Reason` header of an audited change (`@Audited`; no query parameter there). */
+export const DocumentsChangeReason = (): MethodDecorator & ClassDecorator =>
+  ApiHeader({
+    name: AUDIT_REASON_HEADER,
+    required: false,
+    description: 'Why you make this change (kept in its audit record)',
+  });

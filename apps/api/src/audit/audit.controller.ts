@@ -43,6 +43,7 @@ export class AuditController {
         ...(query.targetUserId === undefined ? {} : { targetUserId: query.targetUserId }),
         ...(query.sessionId === undefined ? {} : { sessionId: query.sessionId }),
         ...(query.action === undefined ? {} : { action: query.action }),
+        ...(query.outcome === undefined ? {} : { outcome: query.outcome }),
         ...(query.from === undefined ? {} : { from: query.from }),
         ...(query.before === undefined ? {} : { before: query.before }),
       },

@@ -3,16 +3,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiMetrics } from '../metrics/api-metrics';
 import type { JsonObject, Repositories, Session } from '@agentdesk/storage';
+import type { WayIn } from '../routes/route-policy';
 import type { AuditAction } from './audit-actions';
+import type { AuditedChange } from './audited-change';
 
 /** The request facts an audit record keeps. */
 export interface AuditContext {
   readonly principal: Principal;
+  /** How the principal authenticated (null only where no guard ran, e.g. a test's own context). */
+  readonly wayIn: WayIn | null;
   /** The server's own request id (what the logs carry). */
   readonly requestId: string;
   /** The client's `X-Request-Id`, untrusted: kept apart, for correlation only. */
   readonly clientRequestId: string | null;
   readonly reason: string | undefined;
+  /**
+   * Tells the audit trail what this request changed, on an `@Audited` route: the trail writes the
+   * request's one record, with its outcome, as the answer goes out (elsewhere it is not written).
+   */
+  readonly describeChange: (change: AuditedChange) => void;
 }
 
 /** What one listing request showed. */
@@ -104,7 +113,9 @@ export class CrossUserAudit {
   ): Promise<void> {
     await this.repositories.audit.append({
       actorPrincipalId: context.principal.id,
+      actorKind: context.principal.kind,
       actorApiKeyId: context.principal.apiKeyId,
+      wayIn: context.wayIn,
       action,
       targetUserId: what.targetUserId ?? null,
       sessionId: what.sessionId ?? null,
@@ -113,6 +124,6 @@ export class CrossUserAudit {
       clientRequestId: context.clientRequestId,
       details: what.details ?? null,
     });
-    this.metrics.auditRecords.inc({ action });
+    this.metrics.auditRecords.inc({ action, outcome: 'succeeded' });
   }
 }

@@ -1,4 +1,4 @@
-import type { ApiKey, Repositories } from '@agentdesk/storage';
+import type { ApiKey, NewApiKey, Repositories } from '@agentdesk/storage';
 import { generateApiKey } from '../core/api-key-format';
 import { findOrCreateLocalUser } from './local-user';
 
@@ -13,17 +13,41 @@ export interface IssuedAdminKey {
 
 /** Creates an admin key held by the local `admin` user (created when missing). */
 export async function issueAdminKey(repositories: Repositories, label: string): Promise<IssuedAdminKey> {
+  const { key, input } = await newAdminKey(repositories, label);
+  return { key, stored: await repositories.apiKeys.create(input) };
+}
+
+/**
+ * Creates an admin key only when the database holds no key at all (revoked ones count);
+ * `undefined` otherwise — also when another process stored the first key a moment earlier, so
+ * replicas starting together on a new database print one first key between them, not one each.
+ */
+export async function issueFirstAdminKeyOnce(
+  repositories: Repositories,
+  label: string,
+): Promise<IssuedAdminKey | undefined> {
+  const { key, input } = await newAdminKey(repositories, label);
+  const stored = await repositories.apiKeys.createFirst(input);
+  return stored === undefined ? undefined : { key, stored };
+}
+
+async function newAdminKey(
+  repositories: Repositories,
+  label: string,
+): Promise<{ key: string; input: NewApiKey }> {
   const admin = await findOrCreateLocalUser(repositories, ADMIN_EXTERNAL_ID, 'Administrator');
   const generated = generateApiKey();
-  const stored = await repositories.apiKeys.create({
-    id: generated.keyId,
-    prefix: generated.visiblePrefix,
-    secretHash: generated.secretHash,
-    role: 'admin',
-    ownerUserId: admin.id,
-    label,
-  });
-  return { key: generated.key, stored };
+  return {
+    key: generated.key,
+    input: {
+      id: generated.keyId,
+      prefix: generated.visiblePrefix,
+      secretHash: generated.secretHash,
+      role: 'admin',
+      ownerUserId: admin.id,
+      label,
+    },
+  };
 }
 
 /** Revokes every active admin key except `keptApiKeyId` (a leaked key's rotation); returns those revoked. */

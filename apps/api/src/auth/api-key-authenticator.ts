@@ -8,16 +8,9 @@ import { ACCESS_CONTEXT, APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens
 import type { ApiKey, Repositories } from '@agentdesk/storage';
 import { KeyRevocations } from '../cluster/key-revocations';
 import { hashApiKey, hashesEqual, parseApiKey } from '../core/api-key-format';
+import type { AuthenticationResult } from './authentication-result';
 import { readCredential } from './credentials';
 import { VerifiedKeyCache } from './verified-key-cache';
-
-/** Why a request is not authenticated (a metric label; the client always sees one body). */
-export type AuthenticationFailure = 'missing' | 'malformed' | 'ambiguous' | 'unknown-or-revoked';
-
-/** The outcome of reading a request's credential. */
-export type AuthenticationResult =
-  | { readonly ok: true; readonly principal: Principal }
-  | { readonly ok: false; readonly failure: AuthenticationFailure };
 
 /** How often one process writes a key's `last_used_at` (the repository throttles too). */
 const LAST_USED_RECORD_INTERVAL_MS = 60_000;

@@ -67,12 +67,13 @@ export class RateLimits {
   }
 
   /**
-   * Counts one failed credential in its (address, key id) bucket; throws 429 with `Retry-After`
-   * once the bucket is over the limit (the caller answers 401 otherwise).
+   * Counts one failed credential in its bucket — (address, key id) for API keys, or the `bucket`
+   * another way in names; throws 429 with `Retry-After` once the bucket is over the limit (the
+   * caller answers 401 otherwise).
    */
-  async recordCredentialFailure(request: FastifyRequest): Promise<void> {
+  async recordCredentialFailure(request: FastifyRequest, bucket?: string): Promise<void> {
     const { authFailuresMax, windowMs } = this.config.rateLimit;
-    const result = await this.counter.hit(credentialFailureBucketOf(request), windowMs);
+    const result = await this.counter.hit(bucket ?? credentialFailureBucketOf(request), windowMs);
     if (result.count > authFailuresMax) {
       this.metrics.rateLimited.inc({ limit: 'auth-failures' });
       throw new ApiError(

@@ -9,20 +9,25 @@ import {
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../core/tokens';
+import { ApiMetrics } from '../metrics/api-metrics';
 import { RATE_COUNTER, SHARED_STATE } from './cluster-tokens';
 import { KeyRevocations } from './key-revocations';
 import { MemoryRateCounter } from './memory-rate-counter';
 import type { RateCounter } from './rate-counter';
 import { RedisRateCounter } from './redis-rate-counter';
 import { closeSharedState, openSharedState, type SharedState } from './shared-state';
+import { registerSharedStateMetrics } from './shared-state-metrics';
 
-/** Subscribes at init and closes the Redis connections when the app stops. */
+/** Subscribes at init, reports in the metrics, and closes the Redis connections when the app stops. */
 @Injectable()
 class SharedStateLifecycle implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(SHARED_STATE) private readonly state: SharedState,
     @Inject(KeyRevocations) private readonly revocations: KeyRevocations,
-  ) {}
+    @Inject(ApiMetrics) metrics: ApiMetrics,
+  ) {
+    registerSharedStateMetrics(metrics.registry, state);
+  }
 
   onModuleInit(): Promise<void> {
     return this.revocations.start();
@@ -53,7 +58,7 @@ class SharedStateLifecycle implements OnModuleInit, OnApplicationShutdown {
         const counter =
           state.kind === 'redis'
             ? new RedisRateCounter(
-                state.commands,
+                state.availability,
                 state.keyPrefix,
                 state.location,
                 new MemoryRateCounter(),

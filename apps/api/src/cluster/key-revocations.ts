@@ -9,9 +9,10 @@ export type RevocationListener = (apiKeyId: string | undefined) => void;
  * Redis pub/sub on `<prefix>:api-key-revocations` (delivery within milliseconds); a process
  * without Redis only tells itself, and other processes rely on their cache's short TTL.
  *
- * Pub/sub delivers only to connected subscribers: when the subscriber connection drops, listeners
- * hear `undefined` (forget everything) and `isLive` is false until it is back, so a cache can stop
- * trusting itself for exactly as long as it might miss a message.
+ * Pub/sub delivers only to connected subscribers: when the subscriber connection drops, or Redis
+ * stops answering in time while the connections stay open (a frozen server: nothing is delivered
+ * then either), listeners hear `undefined` (forget everything) and `isLive` is false until it is
+ * back, so a cache can stop trusting itself for as long as it might miss a message.
  */
 export class KeyRevocations {
   private readonly listeners = new Set<RevocationListener>();
@@ -33,12 +34,16 @@ export class KeyRevocations {
     // (ioredis re-subscribes before 'ready').
     subscriber.on('close', () => this.notify(undefined));
     subscriber.on('ready', () => this.notify(undefined));
+    this.state.availability.onChange(() => this.notify(undefined));
     await subscriber.subscribe(channel);
   }
 
   /** True while a revocation anywhere reaches this process at once (always true without Redis: there is no elsewhere to hear from). */
   get isLive(): boolean {
-    return this.state.kind === 'process' || this.state.subscriber.status === 'ready';
+    return (
+      this.state.kind === 'process' ||
+      (this.state.subscriber.status === 'ready' && this.state.availability.isAvailable)
+    );
   }
 
   onRevoked(listener: RevocationListener): () => void {
@@ -50,13 +55,16 @@ export class KeyRevocations {
    * Announces a revocation already stored in the database: this process forgets the key before
    * this returns, the others when the message arrives. A failed publish is logged, not thrown —
    * the revocation itself stands, and other replicas then refuse the key once their cache entry
-   * expires (the TTL).
+   * expires (the TTL). While Redis is unavailable nothing is sent and nothing waits: a replica
+   * stops trusting its cache within one probe (500 ms) of Redis going silent, and forgets it
+   * when Redis answers again.
    */
   async announce(apiKeyId: string): Promise<void> {
     this.notify(apiKeyId);
     if (this.state.kind !== 'redis') return;
     try {
-      await this.state.commands.publish(keyRevocationChannel(this.state.keyPrefix), apiKeyId);
+      const channel = keyRevocationChannel(this.state.keyPrefix);
+      await this.state.availability.call((redis) => redis.publish(channel, apiKeyId));
     } catch (error) {
       this.logger.error(
         { err: error, apiKeyId },

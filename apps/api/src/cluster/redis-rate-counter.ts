@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { MemoryRateCounter } from './memory-rate-counter';
 import type { RateCount, RateCounter } from './rate-counter';
+import type { RedisAvailability } from './redis-availability';
 
 /**
  * One round trip, atomic: INCR, and PEXPIRE when this hit opened the window (or the key somehow
@@ -27,34 +28,33 @@ const FAILURE_LOG_INTERVAL_MS = 10_000;
 /**
  * Counters shared by every replica through Redis, under `<prefix>:rate:<bucket>`.
  *
- * Redis lost while running: the hit is counted in this process's memory instead, and a warning is
- * logged (at most every 10 s). Limiting then fails *open to per-replica limits* — each replica
+ * Redis lost while running, or silent past the deadline (`RedisAvailability`): the hit is counted
+ * in this process's memory instead — at once while Redis is known to be unavailable, so a frozen
+ * Redis costs one request the deadline, not every request — and a warning is logged (at most every
+ * 10 s). Limiting then fails *open to per-replica limits* — each replica
  * enforces the full limit on its own, as without Redis — rather than closed: refusing every request
  * because a counter store is down would turn a Redis outage into an API outage, while
  * authentication (the database) still protects every route.
  */
 export class RedisRateCounter implements RateCounter {
   readonly description: string;
-  private readonly redis: RedisWithHit;
   private lastFailureLoggedAt = 0;
 
   constructor(
-    redis: Redis,
+    private readonly availability: RedisAvailability,
     private readonly keyPrefix: string,
     location: string,
     private readonly fallback: MemoryRateCounter,
     private readonly logger: Logger,
   ) {
     this.description = `shared through Redis at ${location} (keys ${keyPrefix}:rate:*)`;
-    redis.defineCommand('agentdeskRateHit', { numberOfKeys: 1, lua: hitScript });
-    this.redis = redis as RedisWithHit;
+    availability.client.defineCommand('agentdeskRateHit', { numberOfKeys: 1, lua: hitScript });
   }
 
   async hit(bucket: string, windowMs: number): Promise<RateCount> {
     try {
-      const [count, resetInMs] = await this.redis.agentdeskRateHit(
-        `${this.keyPrefix}:rate:${bucket}`,
-        windowMs,
+      const [count, resetInMs] = await this.availability.call((redis) =>
+        (redis as RedisWithHit).agentdeskRateHit(`${this.keyPrefix}:rate:${bucket}`, windowMs),
       );
       return { count, resetInMs };
     } catch (error) {

@@ -37,6 +37,28 @@ describe('loadConfig', () => {
     expect(error.message).toContain('AGENTDESK_USAGE_FLUSH_INTERVAL_MS');
   });
 
+  it('reads the console sign-in timeouts: an hour idle and eight hours in all by default', () => {
+    expect(loadConfig({}).consoleSessions).toEqual({
+      idleTimeoutMs: 3_600_000,
+      absoluteTimeoutMs: 28_800_000,
+    });
+    expect(
+      loadConfig({
+        AGENTDESK_CONSOLE_SESSION_IDLE_MS: '900000',
+        AGENTDESK_CONSOLE_SESSION_MAX_MS: '3600000',
+      }).consoleSessions,
+    ).toEqual({ idleTimeoutMs: 900_000, absoluteTimeoutMs: 3_600_000 });
+    expect(configError({ AGENTDESK_CONSOLE_SESSION_IDLE_MS: '1000' }).message).toContain(
+      'AGENTDESK_CONSOLE_SESSION_IDLE_MS',
+    );
+    expect(
+      configError({
+        AGENTDESK_CONSOLE_SESSION_IDLE_MS: '7200000',
+        AGENTDESK_CONSOLE_SESSION_MAX_MS: '3600000',
+      }).message,
+    ).toContain('longer than AGENTDESK_CONSOLE_SESSION_MAX_MS');
+  });
+
   it('reads every variable', () => {
     const adminKey = generateApiKey().key;
     const config = loadConfig({

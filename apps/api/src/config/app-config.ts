@@ -16,7 +16,9 @@ import {
   type SandboxSettings,
 } from './sandbox-settings';
 import { defaultUsageMeterSettings, type UsageMeterSettings } from './usage-meter-settings';
+import { defaultConsoleSessionSettings, type ConsoleSessionSettings } from './console-session-settings';
 import { Secret } from './secret';
+import { readSsoSettings, ssoEnvironment, type SsoSettings } from './sso-settings';
 import {
   clusterEnvironment,
   describeClusterSettings,
@@ -58,6 +60,11 @@ export interface AppConfig {
     readonly devMode: boolean;
   };
   readonly logLevel: LogLevel;
+  /** Response headers that depend on how the API is reached (see `http/security-headers.ts`). */
+  readonly securityHeaders: {
+    /** Served over HTTPS (through a TLS proxy): send Strict-Transport-Security (`AGENTDESK_HSTS`). */
+    readonly hsts: boolean;
+  };
   /** Provider credentials, base URLs, model routes and the default model (see `provider-settings.ts`). */
   readonly models: ModelRoutingSettings;
   readonly turns: TurnSettings;
@@ -67,6 +74,10 @@ export interface AppConfig {
   readonly usage: UsageMeterSettings;
   /** Redis shared by replicas, and the verified-key cache (see `cluster/cluster-settings.ts`). */
   readonly cluster: ClusterSettings;
+  /** How long a console sign-in lasts (see `console-session-settings.ts`). */
+  readonly consoleSessions: ConsoleSessionSettings;
+  /** OpenID Connect single sign-on; undefined when off (see `sso-settings.ts`). */
+  readonly sso: SsoSettings | undefined;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -81,6 +92,7 @@ export const configEnvironment = {
   AGENTDESK_AUTH_FAILURE_LIMIT: 'failed credentials per client address and key id per window',
   AGENTDESK_ADMIN_KEY: 'admin API key to ensure at start',
   AGENTDESK_DEV_MODE: 'true to accept requests without a key as the anonymous user',
+  AGENTDESK_HSTS: 'true when clients reach the API over HTTPS: answers carry Strict-Transport-Security',
   LOG_LEVEL: 'log level',
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: 'tokens the tool scratchpad of a turn may use per model call',
   AGENTDESK_HISTORY_BUDGET_TOKENS:
@@ -92,6 +104,8 @@ export const configEnvironment = {
   AGENTDESK_USAGE_BATCH_SIZE: 'metered model calls per batch insert (a full batch is written at once)',
   AGENTDESK_USAGE_MAX_BUFFERED:
     'metered model calls kept in memory while the database is down (oldest dropped beyond)',
+  AGENTDESK_CONSOLE_SESSION_IDLE_MS: 'milliseconds a console sign-in may go unused before it ends',
+  AGENTDESK_CONSOLE_SESSION_MAX_MS: 'milliseconds a console sign-in lasts at most, however much it is used',
 } as const;
 
 type EnvironmentName = keyof typeof configEnvironment;
@@ -105,6 +119,7 @@ export const allConfigEnvironment = {
   ...providerEnvironment,
   ...sandboxEnvironment,
   ...clusterEnvironment,
+  ...ssoEnvironment,
 } as const;
 
 /** Thrown by `loadConfig`: lists every invalid variable by name, never by value. */
@@ -162,6 +177,7 @@ const environmentSchema = z.object({
       value === undefined || value.trim() === '' ? undefined : new Secret(value.trim()),
     ),
   AGENTDESK_DEV_MODE: booleanFlag,
+  AGENTDESK_HSTS: booleanFlag,
   AGENTDESK_SCRATCHPAD_BUDGET_TOKENS: integer(256, 1_000_000, defaultTurnSettings.scratchpadBudgetTokens),
   AGENTDESK_HISTORY_BUDGET_TOKENS: integer(256, 10_000_000, defaultTurnSettings.historyBudgetTokens),
   AGENTDESK_HISTORY_CACHE_TOKENS: integer(0, 100_000_000, defaultTurnSettings.historyCacheTokens),
@@ -173,6 +189,17 @@ const environmentSchema = z.object({
   // SQLite binds at most 32,766 parameters per statement: 1,000 rows of 15 columns fit.
   AGENTDESK_USAGE_BATCH_SIZE: integer(1, 1_000, defaultUsageMeterSettings.batchSize),
   AGENTDESK_USAGE_MAX_BUFFERED: integer(100, 10_000_000, defaultUsageMeterSettings.maxBufferedEvents),
+  // A minute at least (the last-seen time is written at most once a minute); a week idle, 30 days in all at most.
+  AGENTDESK_CONSOLE_SESSION_IDLE_MS: integer(
+    60_000,
+    7 * 24 * 60 * 60 * 1000,
+    defaultConsoleSessionSettings.idleTimeoutMs,
+  ),
+  AGENTDESK_CONSOLE_SESSION_MAX_MS: integer(
+    60_000,
+    30 * 24 * 60 * 60 * 1000,
+    defaultConsoleSessionSettings.absoluteTimeoutMs,
+  ),
   LOG_LEVEL: z
     .enum(logLevels, { error: `must be one of ${logLevels.join(', ')}` })
     .optional()
@@ -191,11 +218,13 @@ export function loadConfig(
   const sandbox = readSandboxSettings(environment);
   const models = parseModelRoutingSettings(environment);
   const cluster = readClusterSettings(environment);
+  const sso = readSsoSettings(environment);
   if (
     !parsed.success ||
     sandbox.settings === undefined ||
     models.settings === undefined ||
-    cluster.settings === undefined
+    cluster.settings === undefined ||
+    sso.problems.length > 0
   ) {
     throw new ConfigError([
       ...(parsed.error?.issues ?? []).map((issue) => {
@@ -205,6 +234,7 @@ export function loadConfig(
       ...models.problems,
       ...sandbox.problems,
       ...cluster.problems,
+      ...sso.problems,
     ]);
   }
   const values = parsed.data;
@@ -233,6 +263,12 @@ export function loadConfig(
       authFailuresMax: values.AGENTDESK_AUTH_FAILURE_LIMIT,
     },
     auth: { adminKey: values.AGENTDESK_ADMIN_KEY, devMode: values.AGENTDESK_DEV_MODE },
+    securityHeaders: { hsts: values.AGENTDESK_HSTS },
+    consoleSessions: {
+      idleTimeoutMs: values.AGENTDESK_CONSOLE_SESSION_IDLE_MS,
+      absoluteTimeoutMs: values.AGENTDESK_CONSOLE_SESSION_MAX_MS,
+    },
+    sso: sso.settings,
     logLevel: values.LOG_LEVEL,
   };
   assertConsistent(config);
@@ -244,6 +280,12 @@ function assertConsistent(config: AppConfig): void {
   if (config.auth.devMode && !isLoopbackHost(config.http.host)) {
     throw new ConfigError([
       `AGENTDESK_DEV_MODE (${configEnvironment.AGENTDESK_DEV_MODE}): dev mode serves requests without a key, so HOST must be a loopback address (127.0.0.1, ::1 or localhost), not "${config.http.host}"`,
+    ]);
+  }
+  const { idleTimeoutMs, absoluteTimeoutMs } = config.consoleSessions;
+  if (idleTimeoutMs > absoluteTimeoutMs) {
+    throw new ConfigError([
+      `AGENTDESK_CONSOLE_SESSION_IDLE_MS (${configEnvironment.AGENTDESK_CONSOLE_SESSION_IDLE_MS}): ${idleTimeoutMs} is longer than AGENTDESK_CONSOLE_SESSION_MAX_MS (${absoluteTimeoutMs}); a sign-in never lasts longer than the maximum`,
     ]);
   }
 }
@@ -277,6 +319,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     rateLimit: config.rateLimit,
     auth: { adminKey: config.auth.adminKey === undefined ? 'not set' : 'set', devMode: config.auth.devMode },
     logLevel: config.logLevel,
+    securityHeaders: config.securityHeaders,
     models: {
       defaultModel: config.models.defaultModel,
       providers: Object.fromEntries(
@@ -292,7 +335,20 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     },
     turns: config.turns,
     usage: config.usage,
+    consoleSessions: config.consoleSessions,
     sandbox: describeSandboxSettings(config.sandbox),
     cluster: describeClusterSettings(config.cluster),
+    sso:
+      config.sso === undefined
+        ? 'off'
+        : {
+            issuer: config.sso.issuer.href,
+            clientId: config.sso.clientId,
+            clientSecret: 'set',
+            scopes: config.sso.scopes,
+            allowedEmailDomains: config.sso.allowedEmailDomains,
+            roleClaim: config.sso.roleMapping.claim,
+            allowKeySignIn: config.sso.allowKeySignIn,
+          },
   };
 }

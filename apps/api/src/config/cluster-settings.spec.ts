@@ -10,7 +10,19 @@ describe('cluster settings', () => {
       redisKeyPrefix: 'agentdesk',
       keyCacheTtlMs: 1_000,
       keyCacheSize: 10_000,
+      redisCommandTimeoutMs: 150,
     });
+  });
+
+  it('gives Redis calls a short deadline, configurable within 10 ms … 5 s', () => {
+    expect(
+      readClusterSettings({ AGENTDESK_REDIS_COMMAND_TIMEOUT_MS: '400' }).settings?.redisCommandTimeoutMs,
+    ).toBe(400);
+    for (const value of ['5', '5001', '0.5']) {
+      expect(readClusterSettings({ AGENTDESK_REDIS_COMMAND_TIMEOUT_MS: value }).problems).toEqual([
+        expect.stringMatching(/^AGENTDESK_REDIS_COMMAND_TIMEOUT_MS \(milliseconds a request waits for Redis/),
+      ]);
+    }
   });
 
   it('keeps verified keys 5 s by default with Redis (revocations are broadcast), and caps the TTL at 1 s without it', () => {
@@ -30,12 +42,14 @@ describe('cluster settings', () => {
       AGENTDESK_REDIS_KEY_PREFIX: 'has spaces',
       AGENTDESK_KEY_CACHE_TTL_MS: '-1',
       AGENTDESK_KEY_CACHE_SIZE: '0',
+      AGENTDESK_REDIS_COMMAND_TIMEOUT_MS: 'soon',
     });
     expect(problems.map((problem) => problem.split(' ')[0])).toEqual([
       'AGENTDESK_REDIS_URL',
       'AGENTDESK_REDIS_KEY_PREFIX',
       'AGENTDESK_KEY_CACHE_TTL_MS',
       'AGENTDESK_KEY_CACHE_SIZE',
+      'AGENTDESK_REDIS_COMMAND_TIMEOUT_MS',
     ]);
     expect(problems.join('\n')).not.toContain('hunter2');
     expect(() => loadConfig({ AGENTDESK_REDIS_URL: 'localhost:6379' })).toThrow(ConfigError);

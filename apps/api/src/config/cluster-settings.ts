@@ -19,6 +19,12 @@ export interface ClusterSettings {
   readonly keyCacheTtlMs: number;
   /** Verified keys kept at most (least recently used leave first). */
   readonly keyCacheSize: number;
+  /**
+   * How long a request waits for Redis before going on without it: a call that misses it is
+   * answered per process (as while Redis is away), and Redis is not asked again until a probe
+   * answers in time. A healthy Redis answers in well under a millisecond.
+   */
+  readonly redisCommandTimeoutMs: number;
 }
 
 /** The environment variables of the cluster settings, with their meaning (also used in error messages). */
@@ -29,6 +35,8 @@ export const clusterEnvironment = {
   AGENTDESK_KEY_CACHE_TTL_MS:
     'milliseconds a verified API key is trusted without a database read (capped at 1000 without Redis; 0 turns the cache off)',
   AGENTDESK_KEY_CACHE_SIZE: 'verified API keys cached per process',
+  AGENTDESK_REDIS_COMMAND_TIMEOUT_MS:
+    'milliseconds a request waits for Redis before going on without it (limits per process until Redis answers in time again)',
 } as const;
 
 type ClusterVariable = keyof typeof clusterEnvironment;
@@ -36,6 +44,7 @@ type ClusterVariable = keyof typeof clusterEnvironment;
 /** Without Redis no replica hears of a revocation elsewhere: the TTL alone bounds the staleness. */
 export const LOCAL_KEY_CACHE_MAX_TTL_MS = 1_000;
 const DEFAULT_KEY_CACHE_TTL_MS = 5_000;
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 150;
 
 const environmentSchema = z.object({
   AGENTDESK_REDIS_URL: z
@@ -52,6 +61,7 @@ const environmentSchema = z.object({
     .optional(),
   AGENTDESK_KEY_CACHE_TTL_MS: wholeNumberVariable(0, 60_000),
   AGENTDESK_KEY_CACHE_SIZE: wholeNumberVariable(1, 1_000_000),
+  AGENTDESK_REDIS_COMMAND_TIMEOUT_MS: wholeNumberVariable(10, 5_000),
 });
 
 /** Reads the cluster variables; problems name the variable, never its value (the URL may hold a password). */
@@ -83,6 +93,7 @@ export function readClusterSettings(
       keyCacheTtlMs:
         redisUrl === undefined ? Math.min(requestedTtl, LOCAL_KEY_CACHE_MAX_TTL_MS) : requestedTtl,
       keyCacheSize: values.AGENTDESK_KEY_CACHE_SIZE ?? 10_000,
+      redisCommandTimeoutMs: values.AGENTDESK_REDIS_COMMAND_TIMEOUT_MS ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
     },
   };
 }
@@ -104,6 +115,7 @@ export function describeClusterSettings(settings: ClusterSettings): Record<strin
     redisKeyPrefix: settings.redisKeyPrefix,
     keyCacheTtlMs: settings.keyCacheTtlMs,
     keyCacheSize: settings.keyCacheSize,
+    redisCommandTimeoutMs: settings.redisCommandTimeoutMs,
   };
 }
 

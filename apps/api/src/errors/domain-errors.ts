@@ -70,6 +70,8 @@ function entityName(entity: StorageEntity): string {
       return 'Structured-output run';
     case 'sandbox-build':
       return 'Sandbox build';
+    case 'console-session':
+      return 'Console session';
     default:
       return assertNever(entity, 'storage entity');
   }

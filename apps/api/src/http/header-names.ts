@@ -3,3 +3,6 @@ export const END_USER_HEADER = 'x-end-user-id';
 
 /** The header that makes a retried agent turn return the first one instead of running again. */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
+/** The header the console's server sends a signed-in person's session token in (see the contract). */
+export { CONSOLE_SESSION_HEADER } from '@agentdesk/api-contract';

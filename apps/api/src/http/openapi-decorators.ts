@@ -7,6 +7,8 @@ import { openApiResponseSchemaOf } from './openapi-schema';
 /** Names of the two security schemes in the OpenAPI document (either one authenticates). */
 export const BEARER_SCHEME = 'bearer';
 export const API_KEY_HEADER_SCHEME = 'api-key';
+/** The console's own way in: a console session token in `X-Console-Session`. */
+export const CONSOLE_SESSION_SCHEME = 'console-session';
 
 const errorDescriptions: Record<number, string> = {
   400: 'Invalid body, query, path parameter or header (the message names the field)',
@@ -22,6 +24,11 @@ const errorDescriptions: Record<number, string> = {
 /** Documents the authentication this route requires: `Authorization: Bearer <key>` or `X-API-Key`. */
 export function ApiKeyAuthenticated(): MethodDecorator & ClassDecorator {
   return applyDecorators(ApiBearerAuth(BEARER_SCHEME), ApiSecurity(API_KEY_HEADER_SCHEME));
+}
+
+/** Documents a route only the console's server calls, with a signed-in person's `X-Console-Session`. */
+export function ConsoleSessionAuthenticated(): MethodDecorator & ClassDecorator {
+  return ApiSecurity(CONSOLE_SESSION_SCHEME);
 }
 
 /** The success status and JSON body of a route (status also set on the handler). */

@@ -6,7 +6,8 @@ import { CurrentPrincipal } from '../auth/request-principal';
 import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
-import { DocumentsAuditReason } from '../audit/audit-reason';
+import { Audited } from '../audit/audited';
+import { DocumentsAuditReason, DocumentsChangeReason } from '../audit/audit-reason';
 import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
@@ -33,6 +34,7 @@ export class StructuredOutputRunsController {
 
   @Post()
   @RequireScope('lab:run')
+  @Audited(auditActions.labRunCreate, { target: { kind: 'lab-run' } })
   @ApiOperation({
     summary: 'Try one JSON schema and prompt on several models at once',
     description:
@@ -40,14 +42,22 @@ export class StructuredOutputRunsController {
       'the schema as lowered for its provider with the change report, the exact request body, the raw output, ' +
       'the parsed JSON, its validation against the original schema, usage and latency. A target that fails ' +
       '(unknown model, a schema its provider cannot take, a provider error after retries, the timeout) is ' +
-      'recorded with its error; the others are unaffected. The run is stored.',
+      'recorded with its error; the others are unaffected. The run is stored. Audited.',
   })
+  @DocumentsChangeReason()
   @Returns(201, runJsonSchema, 'The finished run with every target’s result')
-  create(
+  async create(
+    @CurrentAuditContext() context: AuditContext,
     @CurrentPrincipal() principal: Principal,
     @ValidBody(createRunBody) body: CreateRunBody,
   ): Promise<RunJson> {
-    return this.lab.run(principal, body);
+    const run = await this.lab.run(principal, body);
+    // Model calls that cost money, on a prompt of the caller's: who ran what, and which models.
+    context.describeChange({
+      target: { kind: 'lab-run', id: run.id },
+      details: { name: run.name, models: run.targets.map((target) => target.model) },
+    });
+    return run;
   }
 
   @Get()

@@ -8,12 +8,15 @@ import type { LogLevel } from '../config/app-config';
 const redactedPaths = [
   'req.headers.authorization',
   'req.headers["x-api-key"]',
+  'req.headers["x-console-session"]',
   'headers.authorization',
   'headers["x-api-key"]',
+  'headers["x-console-session"]',
   'authorization',
   'apiKey',
   'key',
   'secret',
+  'token',
 ];
 
 /** The process logger: JSON lines with the request id on every request log line. */

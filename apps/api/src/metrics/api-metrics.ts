@@ -33,7 +33,23 @@ export class ApiMetrics {
 
   readonly auditRecords = new Counter({
     name: 'agentdesk_audit_records_total',
-    help: 'Audit records written, by action',
+    help: 'Audit records written, by action and outcome',
+    labelNames: ['action', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  // Failed sign-ins past a client address's budget per window (`FailedAttemptBudget`): counted, not recorded.
+  readonly auditRecordsSuppressed = new Counter({
+    name: 'agentdesk_audit_records_suppressed_total',
+    help: 'Refused sign-ins not recorded in the audit log because their address spent its budget, by action',
+    labelNames: ['action'] as const,
+    registers: [this.registry],
+  });
+
+  // The change was made and answered; only its record is missing: an operator must look.
+  readonly auditWriteFailures = new Counter({
+    name: 'agentdesk_audit_write_failures_total',
+    help: 'Audit records of answered changes that could not be written, by action',
     labelNames: ['action'] as const,
     registers: [this.registry],
   });

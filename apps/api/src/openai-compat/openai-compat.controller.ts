@@ -17,6 +17,7 @@ import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { NamedEndUser } from '../auth/effective-owner';
+import { NotAudited } from '../audit/audited';
 import { principalOf } from '../auth/request-principal';
 import { ModelRouter } from '../model-access/model-router';
 import { RequireScope } from '../routes/route-policy';
@@ -75,6 +76,9 @@ export class OpenAICompatController {
   @Post('chat/completions')
   @HttpCode(200)
   @RequireScope('completions:create')
+  @NotAudited(
+    'a stateless model call for the caller or a portal’s end user: metered as usage, it changes nothing stored',
+  )
   @ApiOperation({
     summary: 'Create a chat completion (OpenAI-compatible; gpt-*, claude-* and gemini-* models)',
     description:

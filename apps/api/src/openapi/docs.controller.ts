@@ -1,10 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { Public } from '../routes/route-policy';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { docsSecurityRouteConfig } from '../http/security-headers';
 import { ValidParam } from '../http/validated';
 import { OpenApiDocumentHolder } from './openapi-document';
 import { docsAsset, docsPage } from './swagger-ui-assets';
@@ -21,7 +23,9 @@ export class DocsController {
     return this.document.get();
   }
 
+  // The one HTML page: its own Content-Security-Policy lets Swagger UI's files run (JSON gets 'none').
   @Get('docs')
+  @RouteConfig(docsSecurityRouteConfig)
   docs(@Res({ passthrough: true }) reply: FastifyReply): string {
     void reply.type('text/html; charset=utf-8');
     return docsPage;

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_FORMAT_DESCRIPTION } from '../core/api-key-format';
-import { API_KEY_HEADER_SCHEME, BEARER_SCHEME } from '../http/openapi-decorators';
+import { API_KEY_HEADER_SCHEME, BEARER_SCHEME, CONSOLE_SESSION_SCHEME } from '../http/openapi-decorators';
 
 /** Holds the OpenAPI document, built once the app's routes exist. */
 export class OpenApiDocumentHolder {
@@ -47,6 +47,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'X-API-Key', description: apiKeyDescription },
       API_KEY_HEADER_SCHEME,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Console-Session',
+        description:
+          'A signed-in person’s console session token (`adcs_<43 base64url characters>`), sent by the console’s server. ' +
+          `\`POST /v1/console-sessions\` makes one from an admin's or viewer's API key (\`${API_KEY_FORMAT_DESCRIPTION}\`: from POST /v1/admin/api-keys, the first start of the server, or \`npm run admin-key\` on the host). ` +
+          'Routes take it unless they say otherwise; sign-in takes a key only, sign-out this token only. The server keeps only its SHA-256 and ends it at sign-out, at the key’s revocation, at an admin’s request or at its idle or absolute timeout.',
+      },
+      CONSOLE_SESSION_SCHEME,
     )
     .build();
   return SwaggerModule.createDocument(app, config);

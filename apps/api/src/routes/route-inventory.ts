@@ -1,6 +1,7 @@
 import { Inject, Injectable, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { AUDIT_POLICY, type AuditPolicy } from './audit-policy';
 import { ROUTE_POLICY, type RoutePolicy } from './route-policy';
 
 /** One HTTP route of the running app and the access policy the global guard will apply to it. */
@@ -10,6 +11,8 @@ export interface RouteEntry {
   readonly path: string;
   /** `undefined`: no policy, so the guard denies every call. */
   readonly policy: RoutePolicy | undefined;
+  /** Whether its calls are audited (`@Audited` / `@NotAudited`); `undefined`: not decided. */
+  readonly audit: AuditPolicy | undefined;
   readonly controller: string;
   readonly handler: string;
 }
@@ -19,7 +22,7 @@ export class RegisteredRoutes {
   readonly routes: Array<{ readonly method: string; readonly path: string }> = [];
 }
 
-/** Reads the routes and their policies from the running app's controllers (tests, startup checks). */
+/** Reads the routes and their access and audit policies from the running app's controllers (tests, startup checks). */
 @Injectable()
 export class RouteInventory {
   private readonly scanner = new MetadataScanner();
@@ -50,12 +53,17 @@ export class RouteInventory {
           handler,
           controller,
         ]);
+        const audit = this.reflector.getAllAndOverride<AuditPolicy | undefined>(AUDIT_POLICY, [
+          handler,
+          controller,
+        ]);
         for (const controllerPath of controllerPaths) {
           for (const handlerPath of handlerPaths) {
             entries.push({
               method: RequestMethod[method],
               path: joinPath(controllerPath, handlerPath),
               policy,
+              audit,
               controller: controller.name,
               handler: name,
             });

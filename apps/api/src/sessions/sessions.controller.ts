@@ -8,6 +8,10 @@ import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorator
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import type { Page } from '@agentdesk/storage';
 import { Owner, type EffectiveOwner } from '../auth/effective-owner';
+import { auditActions } from '../audit/audit-actions';
+import { Audited, NotAudited } from '../audit/audited';
+import { CurrentAuditContext } from '../audit/audit-context';
+import type { AuditContext } from '../audit/cross-user-audit';
 import {
   closeSessionBody,
   createSessionBody,
@@ -39,6 +43,9 @@ export class SessionsController {
 
   @Post()
   @RequireScope('sessions:write')
+  @NotAudited(
+    'the effective user’s own conversation, at portal volume; the row records its creation, not an administrative change',
+  )
   @ApiOperation({ summary: 'Create a session for the effective user' })
   @Returns(201, sessionJsonSchema, 'The new session')
   @Refuses(413)
@@ -71,6 +78,7 @@ export class SessionsController {
 
   @Patch(':id')
   @RequireScope('sessions:write')
+  @NotAudited('the effective user renames or retunes their own conversation; not an administrative change')
   @ApiOperation({ summary: 'Rename a session (or change its model, system prompt, metadata)' })
   @Returns(200, sessionJsonSchema, 'The updated session')
   @Refuses(404, 413)
@@ -84,6 +92,7 @@ export class SessionsController {
 
   @Post(':id/close')
   @RequireScope('sessions:write')
+  @NotAudited('the effective user closes their own conversation; the row keeps its status, nothing is lost')
   @ApiOperation({ summary: 'Close a session (idempotent); a closed session takes no new messages' })
   @Returns(200, sessionJsonSchema, 'The closed session')
   @Refuses(404)
@@ -95,13 +104,25 @@ export class SessionsController {
     return this.sessions.close(owner, id, body);
   }
 
+  // Unlike the other changes of one's own conversation, a deletion cannot be undone or seen afterwards:
+  // the record is what answers "where did this conversation go, and who removed it?".
   @Delete(':id')
   @RequireScope('sessions:write')
-  @ApiOperation({ summary: 'Delete a session with its messages and tool results' })
+  @Audited(auditActions.sessionDelete, { target: { kind: 'session', idParam: 'id' } })
+  @ApiOperation({ summary: 'Delete a session with its messages and tool results (audited)' })
   @Returns(204, undefined, 'Deleted')
   @Refuses(404)
-  async delete(@Owner() owner: EffectiveOwner, @ValidParam('id', idSchema) id: string): Promise<void> {
+  async delete(
+    @CurrentAuditContext() context: AuditContext,
+    @Owner() owner: EffectiveOwner,
+    @ValidParam('id', idSchema) id: string,
+  ): Promise<void> {
     await this.sessions.delete(owner, id);
+    context.describeChange({
+      target: { kind: 'session', id },
+      targetUserId: owner.ownerUserId,
+      sessionId: id,
+    });
   }
 
   @Get(':id/messages')

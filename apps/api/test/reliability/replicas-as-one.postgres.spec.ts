@@ -46,6 +46,9 @@ describe('three API replicas on one PostgreSQL and one Redis', () => {
       DATABASE_URL: postgres.url,
       AGENTDESK_REDIS_URL: testRedisUrl,
       AGENTDESK_REDIS_KEY_PREFIX: redisKeyPrefix,
+      // Exact shared counts: a hit pushed past the 150 ms default by a loaded machine would be
+      // counted per process instead (the deadline's own behaviour is shared-state-redis.spec.ts's).
+      AGENTDESK_REDIS_COMMAND_TIMEOUT_MS: '2000',
       AGENTDESK_KEY_CACHE_TTL_MS: String(keyCacheTtlMs),
       AGENTDESK_RATE_LIMIT_MAX: String(sharedLimit),
       // Polling a revoked key counts failed credentials: keep that limit out of the way.

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import pino from 'pino';
 import { randomBytes } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { runAdminKeyCommand } from '../../src/admin-key/admin-key-command';
 import { Secret } from '../../src/config/secret';
 import { KeyRevocations } from '../../src/cluster/key-revocations';
 import { MemoryRateCounter } from '../../src/cluster/memory-rate-counter';
+import { RedisAvailability, RedisSkippedError } from '../../src/cluster/redis-availability';
+import { RedisDeadlineError } from '../../src/cluster/redis-deadline';
 import { RedisRateCounter } from '../../src/cluster/redis-rate-counter';
 import { closeRedis, connectRedis, RedisUnavailableError } from '../../src/cluster/redis-connection';
 import { closeSharedState, openSharedState, type SharedState } from '../../src/cluster/shared-state';
@@ -26,6 +28,7 @@ const clusterSettings = (url: string, prefix: string) => ({
   redisKeyPrefix: prefix,
   keyCacheTtlMs: 5_000,
   keyCacheSize: 100,
+  redisCommandTimeoutMs: 150,
 });
 
 /** A port nothing listens on (the private Redis, stopped). */
@@ -50,6 +53,11 @@ describe('shared state through Redis', () => {
     track(await connectRedis(new Secret(url), 'test', silent), closeRedis);
   const sharedState = async (url: string, prefix: string): Promise<SharedState> =>
     track(await openSharedState(clusterSettings(url, prefix), silent), closeSharedState);
+  /** The deadline and fallback over a connection (not probing until started). */
+  const availabilityOf = (redis: Redis, logger = silent): RedisAvailability =>
+    track(new RedisAvailability(redis, 150, 'test', logger, 50), (availability) =>
+      Promise.resolve(availability.stop()),
+    );
 
   it('counts atomically across connections: 300 concurrent hits from three "replicas" get the counts 1…300 once each', async () => {
     const prefix = uniquePrefix();
@@ -58,7 +66,7 @@ describe('shared state through Redis', () => {
       [0, 1, 2].map(
         async () =>
           new RedisRateCounter(
-            await connection(testRedisUrl),
+            availabilityOf(await connection(testRedisUrl)),
             prefix,
             'test',
             new MemoryRateCounter(),
@@ -81,7 +89,7 @@ describe('shared state through Redis', () => {
     const otherPrefix = uniquePrefix();
     cleanups.push(() => deleteRedisKeys(otherPrefix));
     const other = new RedisRateCounter(
-      await connection(testRedisUrl),
+      availabilityOf(await connection(testRedisUrl)),
       otherPrefix,
       'test',
       new MemoryRateCounter(),
@@ -95,7 +103,9 @@ describe('shared state through Redis', () => {
     const logs = new LogCapture();
     const logger = pino({ level: 'info' }, logs);
     const commands = track(await connectRedis(new Secret(redis.url), 'test', logger), closeRedis);
-    const counter = new RedisRateCounter(commands, 'outage', 'test', new MemoryRateCounter(), logger);
+    const availability = availabilityOf(commands, logger);
+    availability.start();
+    const counter = new RedisRateCounter(availability, 'outage', 'test', new MemoryRateCounter(), logger);
     expect((await counter.hit('bucket', 60_000)).count).toBe(1);
     expect((await counter.hit('bucket', 60_000)).count).toBe(2);
 
@@ -110,9 +120,85 @@ describe('shared state through Redis', () => {
     // Back (empty, as a restarted Redis without persistence is): counts come from Redis again.
     await redis.restart();
     await waitFor(() => (commands.status === 'ready' ? true : undefined), 'the client to reconnect');
+    await waitFor(() => (availability.isAvailable ? true : undefined), 'Redis to answer a probe');
     expect((await counter.hit('bucket', 60_000)).count).toBe(1);
     expect(await commands.get('outage:rate:bucket')).toBe('1');
     expect(logs.text()).toContain('reconnected to Redis');
+  });
+
+  it('Redis frozen (SIGSTOP): one call waits out the deadline, later ones are not even sent; a probe answering in time brings it back', async () => {
+    const redis = await privateRedis();
+    const logs = new LogCapture();
+    const logger = pino({ level: 'info' }, logs);
+    const commands = await connection(redis.url);
+    // Not probing yet: what follows is the calls' own doing.
+    const availability = availabilityOf(commands, logger);
+    const changes: boolean[] = [];
+    availability.onChange((available) => changes.push(available));
+    const counter = new RedisRateCounter(availability, 'frozen', 'test', new MemoryRateCounter(), logger);
+    expect((await counter.hit('bucket', 60_000)).count).toBe(1);
+
+    redis.freeze();
+    try {
+      // The connection looks fine: only the deadline can tell.
+      expect(commands.status).toBe('ready');
+      await expect(availability.call((client) => client.ping())).rejects.toBeInstanceOf(RedisDeadlineError);
+      expect(availability.isAvailable).toBe(false);
+      const command = vi.fn((client: Redis) => client.ping());
+      await expect(availability.call(command)).rejects.toBeInstanceOf(RedisSkippedError);
+      expect(command).not.toHaveBeenCalled();
+      // The counter falls back to this process's own counts (from 1) without asking Redis.
+      expect((await counter.hit('bucket', 60_000)).count).toBe(1);
+      expect((await counter.hit('bucket', 60_000)).count).toBe(2);
+      expect(changes).toEqual([false]);
+      expect(logs.text()).toContain('Redis is unavailable: rate limits count per process');
+    } finally {
+      redis.thaw();
+    }
+
+    availability.start();
+    await waitFor(() => (availability.isAvailable ? true : undefined), 'a probe to answer in time');
+    expect(changes).toEqual([false, true]);
+    expect(logs.text()).toContain('Redis answers in time again');
+    expect((await counter.hit('after-freeze', 60_000)).count).toBe(1);
+    expect(await commands.get('frozen:rate:after-freeze')).toBe('1');
+  });
+
+  it('a reply that arrived while this process was busy past the deadline is not taken for a silent Redis', async () => {
+    const availability = availabilityOf(await connection(testRedisUrl));
+    const answered = availability.call((client) => client.ping());
+    // Blocks the event loop three deadlines long, with the PING sent and its deadline running:
+    // Redis answers meanwhile, and the deadline's timer is due before the reply is read.
+    const until = performance.now() + 3 * availability.deadlineMs;
+    while (performance.now() < until);
+    expect(await answered).toBe('PONG');
+    expect(availability.isAvailable).toBe(true);
+  });
+
+  it('a frozen Redis makes the process forget every cached key and stop trusting its cache until Redis answers again', async () => {
+    const redis = await privateRedis();
+    const state = await sharedState(redis.url, 'frozen-subscription');
+    const revocations = new KeyRevocations(state, silent);
+    await revocations.start();
+    const received: Array<string | undefined> = [];
+    revocations.onRevoked((apiKeyId) => received.push(apiKeyId));
+    expect(revocations.isLive).toBe(true);
+
+    redis.freeze();
+    try {
+      // Nobody calls Redis here: the periodic probe notices the silence by itself.
+      await waitFor(() => (revocations.isLive ? undefined : true), 'the silence to be noticed');
+      expect(state.kind === 'redis' && state.subscriber.status).toBe('ready');
+      expect(received).toEqual([undefined]);
+      // Announcing meanwhile neither waits for Redis nor fails: this process forgets the key.
+      await revocations.announce('key-during-freeze');
+      expect(received).toEqual([undefined, 'key-during-freeze']);
+    } finally {
+      redis.thaw();
+    }
+    await waitFor(() => (revocations.isLive ? true : undefined), 'Redis to answer again');
+    // Forgotten again on the way back.
+    expect(received.slice(0, 3)).toEqual([undefined, 'key-during-freeze', undefined]);
   });
 
   it('broadcasts revocations to every process of the deployment (and to no other deployment)', async () => {
@@ -260,6 +346,72 @@ describe('shared state through Redis', () => {
       expect(revoked.statusCode).toBe(200);
       expect((await get(doomed.key)).statusCode).toBe(401);
       expect(test.logs.text()).toContain('could not broadcast a key revocation through Redis');
+    });
+
+    it('Redis frozen (SIGSTOP): requests go on without waiting for it, /readyz and /metrics say limits are per process, shared again once it answers', async () => {
+      const redis = await privateRedis();
+      test = await startTestApi('sqlite', {
+        AGENTDESK_REDIS_URL: redis.url,
+        AGENTDESK_RATE_LIMIT_MAX: '5',
+      });
+      const repositories = test.api.repositories;
+      const holder = await createLocalUser(repositories, 'holder');
+      const limited = await issueUserKey(repositories, holder);
+      const doomed = await issueUserKey(repositories, holder);
+      const admin = await issueUserKey(
+        repositories,
+        await createLocalUser(repositories, 'admin-user'),
+        'admin',
+      );
+      // Generous: only a request that waits for Redis to wake up (16 s in the report) would miss it.
+      const answered = <T>(request: Promise<T>, what: string): Promise<T> =>
+        Promise.race([
+          request,
+          new Promise<never>((_resolve, reject) =>
+            setTimeout(() => reject(new Error(`${what} did not answer while Redis was frozen`)), 5_000),
+          ),
+        ]);
+      const get = (key: string) =>
+        answered(test!.request({ method: 'GET', url: '/v1/sessions', key }), 'GET /v1/sessions');
+      const readiness = async () =>
+        (await test!.request({ method: 'GET', url: '/readyz' })).json<{ rateLimits: unknown }>().rateLimits;
+      const metrics = async () => (await test!.request({ method: 'GET', url: '/metrics' })).body;
+      expect(await readiness()).toEqual({ scope: 'shared', redis: 'available' });
+      expect(await metrics()).toMatch(/^agentdesk_rate_limits_per_process 0$/m);
+      expect((await get(limited.key)).statusCode).toBe(200);
+      expect((await get(doomed.key)).statusCode).toBe(200);
+
+      redis.freeze();
+      try {
+        // Every request is answered while Redis is still stopped; the per-process fallback counts
+        // from its own zero: 5 more pass, the 6th is refused.
+        const statuses: number[] = [];
+        for (let index = 0; index < 6; index++) statuses.push((await get(limited.key)).statusCode);
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+        expect(await readiness()).toEqual({ scope: 'per-process', redis: 'unavailable' });
+        const scraped = await metrics();
+        expect(scraped).toMatch(/^agentdesk_rate_limits_per_process 1$/m);
+        expect(scraped).toMatch(/^agentdesk_redis_available 0$/m);
+
+        // A revocation is answered too, and refused here at once.
+        const revoked = await answered(
+          test.request({ method: 'DELETE', url: `/v1/admin/api-keys/${doomed.stored.id}`, key: admin.key }),
+          'DELETE /v1/admin/api-keys/:id',
+        );
+        expect(revoked.statusCode).toBe(200);
+        expect((await get(doomed.key)).statusCode).toBe(401);
+        expect(test.logs.text()).toContain('Redis is unavailable: rate limits count per process');
+      } finally {
+        redis.thaw();
+      }
+
+      await waitFor(
+        async () => ((await readiness()) as { scope: string }).scope === 'shared' || undefined,
+        'limits to be shared again',
+      );
+      expect(await metrics()).toMatch(/^agentdesk_redis_available 1$/m);
+      expect(test.logs.text()).toContain('Redis answers in time again');
+      expect((await get(doomed.key)).statusCode).toBe(401);
     });
 
     it('without AGENTDESK_REDIS_URL says at start that limits hold for this process only', async () => {

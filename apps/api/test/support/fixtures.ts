@@ -1,4 +1,5 @@
 import type { Role } from '@agentdesk/authz';
+import { generateConsoleSessionToken } from '../../src/auth/console-session-token';
 import { generateApiKey } from '../../src/core/api-key-format';
 import type { ApiKey, Repositories, Session, User } from '@agentdesk/storage';
 
@@ -80,3 +81,25 @@ export async function createSession(
 
 /** A well-formed id that names nothing. */
 export const missingId = '00000000-0000-7000-8000-000000000000';
+
+/** Opens a console session for a key's holder, as `POST /v1/console-sessions` would; returns its token. */
+export async function openConsoleSession(
+  repositories: Repositories,
+  key: IssuedKey,
+  timeouts: { idleTimeoutMs: number; absoluteTimeoutMs: number } = {
+    idleTimeoutMs: 60 * 60 * 1000,
+    absoluteTimeoutMs: 8 * 60 * 60 * 1000,
+  },
+): Promise<{ token: string; id: string }> {
+  const { token, tokenHash } = generateConsoleSessionToken();
+  const session = await repositories.consoleSessions.create({
+    tokenHash,
+    userId: key.stored.ownerUserId ?? '',
+    wayIn: 'api-key',
+    apiKeyId: key.stored.id,
+    ...timeouts,
+    clientAddress: null,
+    userAgent: null,
+  });
+  return { token, id: session.id };
+}

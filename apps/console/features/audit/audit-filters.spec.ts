@@ -12,7 +12,14 @@ describe('audit filters live in the URL', () => {
     );
     fc.assert(
       fc.property(
-        fc.record({ actor: text, action: text, target: text, session: text, cursor: text }),
+        fc.record({
+          actor: text,
+          action: text,
+          outcome: fc.option(fc.constantFrom('succeeded', 'refused', 'failed' as const), { nil: undefined }),
+          target: text,
+          session: text,
+          cursor: text,
+        }),
         (filters) => {
           const defined = Object.fromEntries(
             Object.entries(filters).filter(([, value]) => value !== undefined),
@@ -31,6 +38,14 @@ describe('audit filters live in the URL', () => {
       before: '2026-03-01T00:00:00.000Z',
       limit: '25',
     });
+  });
+
+  it('filters by outcome, and names the field of one it does not know without quoting it', () => {
+    expect(parseAuditFilters({ outcome: 'refused' }).filters).toEqual({ outcome: 'refused' });
+    expect(toAuditQuery({ outcome: 'refused' }, 25)).toMatchObject({ outcome: 'refused' });
+    const parsed = parseAuditFilters({ outcome: '<b>urgent</b>' });
+    expect(parsed.filters).toEqual({});
+    expect(parsed.problems).toEqual(['Outcome must be succeeded, refused or failed.']);
   });
 
   it.each(['2026-02-30', 'yesterday', '2026-1-1'])('names the field of a bad day (%s)', (day) => {

@@ -1,3 +1,4 @@
+import { auditOutcomeSchema, type AuditOutcomeJson } from '@agentdesk/api-contract';
 import { readDayRange, singleParam, startOfNextDay, type SearchParams } from '../url-state';
 /**
  * The audit page's filters as they sit in its URL, and their translation to the query of
@@ -8,7 +9,9 @@ export interface AuditFilters {
   actor?: string;
   /** An action such as `admin.session.read`. */
   action?: string;
-  /** The user whose data was read. */
+  /** How the attempt ended: `refused` shows what the API turned down (failed sign-ins included). */
+  outcome?: AuditOutcomeJson;
+  /** The user whose data was read or changed. */
   target?: string;
   session?: string;
   /** First day included, `YYYY-MM-DD` (UTC). */
@@ -18,7 +21,7 @@ export interface AuditFilters {
   cursor?: string;
 }
 
-const fieldNames = ['actor', 'action', 'target', 'session', 'from', 'to', 'cursor'] as const;
+const fieldNames = ['actor', 'action', 'outcome', 'target', 'session', 'from', 'to', 'cursor'] as const;
 
 export function parseAuditFilters(params: SearchParams): { filters: AuditFilters; problems: string[] } {
   const filters: AuditFilters = {};
@@ -27,6 +30,10 @@ export function parseAuditFilters(params: SearchParams): { filters: AuditFilters
     const value = singleParam(params, name);
     if (value !== undefined) filters[name] = value;
   }
+  const outcome = singleParam(params, 'outcome');
+  const parsedOutcome = auditOutcomeSchema.safeParse(outcome);
+  if (parsedOutcome.success) filters.outcome = parsedOutcome.data;
+  else if (outcome !== undefined) problems.push('Outcome must be succeeded, refused or failed.');
   const days = readDayRange(params, { from: 'From', to: 'To' });
   Object.assign(filters, days.range);
   return { filters, problems: [...problems, ...days.problems] };
@@ -37,6 +44,7 @@ export function toAuditQuery(filters: AuditFilters, pageSize: number): Record<st
   return {
     actorId: filters.actor,
     action: filters.action,
+    outcome: filters.outcome,
     targetUserId: filters.target,
     sessionId: filters.session,
     from: filters.from === undefined ? undefined : `${filters.from}T00:00:00.000Z`,

@@ -1,8 +1,11 @@
 export { SignInForm } from './components/sign-in-form';
 export { SignOutButton } from './components/sign-out-button';
+export { SsoSignIn } from './components/sso-sign-in';
+export { DEFAULT_RETURN_PATH, REQUEST_PATH_HEADER, safeReturnPath, signInHref } from './return-path';
 export { consoleIdentityOf, principalOf, type ConsoleIdentity } from './server/console-identity';
 export { routeCaller, type RouteCaller } from './server/route-caller';
 export { isSameOriginRequest } from './server/same-origin';
 export { signInErrorMessage, signInErrors } from './server/sign-in-errors';
 export { handleSignIn, handleSignOut } from './server/sign-in-handlers';
 export { currentSignIn, requireSignIn, type SignedIn } from './server/signed-in';
+export { handleSsoReturn, handleSsoStart, ssoSignInOptions } from './server/sso-sign-in';

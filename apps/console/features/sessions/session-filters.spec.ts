@@ -51,6 +51,13 @@ describe('session filters in the URL', () => {
     expect(problems[0]).toContain(message);
   });
 
+  it('never repeats the URL’s words in a problem (a link anyone can write)', () => {
+    const words = 'Your account is locked, call 555 0100';
+    const { problems } = parseSessionFilters({ status: words, from: words, to: words });
+    expect(problems).toHaveLength(3);
+    for (const problem of problems) expect(problem).not.toContain('locked');
+  });
+
   it('sends the last day as included: before the start of the next day (UTC)', () => {
     expect(toAdminListQuery({ from: '2026-01-01', to: '2026-12-31' }, 25)).toMatchObject({
       createdFrom: '2026-01-01T00:00:00.000Z',

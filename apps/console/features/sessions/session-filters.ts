@@ -43,7 +43,8 @@ export function parseSessionFilters(params: SearchParams): ParsedFilters {
   if (cursor !== undefined) filters.cursor = cursor;
   const status = singleParam(params, 'status');
   if (status === 'open' || status === 'closed') filters.status = status;
-  else if (status !== undefined) problems.push(`Status must be open or closed, not “${status}”.`);
+  // The URL's value is not repeated: the problem is worded by the page (the form still shows it).
+  else if (status !== undefined) problems.push('Status must be open or closed.');
   const days = readDayRange(params, { from: 'Created from', to: 'Created to' });
   Object.assign(filters, days.range);
   return { filters, problems: [...problems, ...days.problems] };

@@ -20,6 +20,11 @@ describe('the console’s pages follow the caller’s scopes', () => {
     expect(hrefsOf(role)).toEqual(expect.arrayContaining(['/lab', '/sandbox']));
   });
 
+  it('an admin sees the console sign-ins; a viewer (no console-sessions:read) does not', () => {
+    expect(hrefsOf('admin')).toContain('/console-sessions');
+    expect(hrefsOf('viewer')).not.toContain('/console-sessions');
+  });
+
   it('a plain user sees no page', () => {
     expect(navigationFor(userPrincipal({ id: 'u', role: 'user' }))).toEqual([]);
   });

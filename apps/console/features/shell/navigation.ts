@@ -16,6 +16,7 @@ const pages: readonly NavigationItem[] = [
   { href: '/lab', label: 'Lab', scope: 'lab:read' },
   { href: '/sandbox', label: 'Sandbox', scope: 'sandbox:read' },
   { href: '/usage', label: 'Usage', scope: 'usage:read' },
+  { href: '/console-sessions', label: 'Sign-ins', scope: 'console-sessions:read' },
 ];
 
 /** The pages this person may open, from the same role → scopes table the API's guard reads. */

@@ -21,7 +21,8 @@ export function isCalendarDay(day: string): boolean {
 
 /**
  * The `from` / `to` days of a date-range filter: each a calendar day, or a problem worded for the
- * person who typed it (`titles` name the form fields).
+ * person who typed it (`titles` name the form fields). The problem does not quote the value: a URL
+ * anyone can write must not put its words into the page's alert (the form field still shows it).
  */
 export function readDayRange(
   params: SearchParams,
@@ -33,7 +34,7 @@ export function readDayRange(
     const day = singleParam(params, name);
     if (day === undefined) continue;
     if (isCalendarDay(day)) range[name] = day;
-    else problems.push(`${titles[name]} must be a date like 2026-01-31, not “${day}”.`);
+    else problems.push(`${titles[name]} must be a date like 2026-01-31.`);
   }
   return { range, problems };
 }

@@ -13,12 +13,19 @@ describe('the usage page’s URL', () => {
   });
 
   it.each([
-    [{ groupBy: 'team' }, /Group by: “team”/],
-    [{ groupBy: 'Model' }, /Group by: “Model”/],
-    [{ from: '2026-02-30' }, /From: “2026-02-30”/],
-    [{ to: 'yesterday' }, /To: “yesterday”/],
+    [{ groupBy: 'team' }, /^Group by must be one of model, /],
+    [{ groupBy: 'Model' }, /^Group by must be one of model, /],
+    [{ from: '2026-02-30' }, /^From must be a date/],
+    [{ to: 'yesterday' }, /^To must be a date/],
   ])('names what it cannot read (%o) instead of guessing', (params, problem) => {
     expect(parseUsageView(params).problems).toEqual([expect.stringMatching(problem)]);
+  });
+
+  it('never repeats the URL’s words in a problem (a link anyone can write)', () => {
+    const words = 'Your account is locked, call 555 0100';
+    const { problems } = parseUsageView({ groupBy: words, from: words, to: words });
+    expect(problems).toHaveLength(3);
+    for (const problem of problems) expect(problem).not.toContain('locked');
   });
 });
 

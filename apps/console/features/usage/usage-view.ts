@@ -1,5 +1,6 @@
 import { usageGroupings, type UsageGrouping } from '@agentdesk/api-contract';
 import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
+import { visibleText } from '../visible-text';
 
 /**
  * The usage page's view as it sits in its URL (grouping and UTC date range), and its translation to
@@ -22,13 +23,13 @@ export function parseUsageView(params: SearchParams): { view: UsageView; problem
   const problems: string[] = [];
   const groupBy = singleParam(params, 'groupBy') ?? 'model';
   const view: UsageView = { groupBy: isGrouping(groupBy) ? groupBy : 'model' };
-  if (!isGrouping(groupBy))
-    problems.push(`Group by: “${groupBy}” is not one of ${usageGroupings.join(', ')}.`);
+  // Problems never quote the URL's value: a link anyone can write must not word the page's alert.
+  if (!isGrouping(groupBy)) problems.push(`Group by must be one of ${usageGroupings.join(', ')}.`);
   for (const name of ['from', 'to'] as const) {
     const day = singleParam(params, name);
     if (day === undefined) continue;
     if (isCalendarDay(day)) view[name] = day;
-    else problems.push(`${name === 'from' ? 'From' : 'To'}: “${day}” is not a date (YYYY-MM-DD).`);
+    else problems.push(`${name === 'from' ? 'From' : 'To'} must be a date (YYYY-MM-DD).`);
   }
   return { view, problems };
 }
@@ -53,8 +54,11 @@ export const groupingLabels: Readonly<Record<UsageGrouping, string>> = {
 /** Names of group keys where the API has them (user ids → user names); other keys show as they are. */
 export type KeyNames = ReadonlyMap<string, string>;
 
-/** A group key as shown: its name when known, else the key; null means the calls had none of that kind. */
+/**
+ * A group key as shown: its name when known, else the key, hidden characters made visible; null
+ * means the calls had none of that kind.
+ */
 export function keyLabel(groupBy: UsageGrouping, key: string | null, names: KeyNames = new Map()): string {
-  if (key !== null) return names.get(key) ?? key;
+  if (key !== null) return visibleText(names.get(key) ?? key);
   return { model: 'no model', provider: 'unknown provider', portal: 'no portal', user: 'no user' }[groupBy];
 }

@@ -9,6 +9,10 @@ import { messageSearch } from './0006-message-search';
 import { sessionFiltersAuditDedup } from './0007-session-filters-audit-dedup';
 import { usageEvents } from './0008-usage-events';
 import { messageTokenCounts } from './0009-message-token-counts';
+import { sessionTriggeredSandboxBuilds } from './0010-session-triggered-sandbox-builds';
+import { consoleSessions } from './0011-console-sessions';
+import { auditOutcomesAndTargets } from './0012-audit-outcomes-and-targets';
+import { ssoIdentities } from './0013-sso-identities';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -25,6 +29,10 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0007-session-filters-audit-dedup': sessionFiltersAuditDedup(),
     '0008-usage-events': usageEvents(),
     '0009-message-token-counts': messageTokenCounts(),
+    '0010-session-triggered-sandbox-builds': sessionTriggeredSandboxBuilds(),
+    '0011-console-sessions': consoleSessions(),
+    '0012-audit-outcomes-and-targets': auditOutcomesAndTargets(),
+    '0013-sso-identities': ssoIdentities(),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -1,3 +1,5 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../database-schema';
 import { newId } from '../ids';
 import { toApiKey, type ApiKey } from '../models/api-key';
 import { type Page, type PageRequest } from '../pagination';
@@ -49,44 +51,23 @@ export class ApiKeysRepository {
 
   /** Stores a key; `Conflict` on a duplicate id or hash, `NotFound` (user) for an unknown owner. */
   async create(input: NewApiKey): Promise<ApiKey> {
-    const now = this.context.clock();
-    const holder =
-      input.role === 'portal'
-        ? {
-            owner_user_id: null,
-            portal_id: input.portalId,
-            trust_client_user_id: input.trustClientUserId === true ? (1 as const) : (0 as const),
-          }
-        : {
-            owner_user_id: input.ownerUserId,
-            portal_id: input.portalId ?? null,
-            trust_client_user_id: 0 as const,
-          };
-    try {
-      const row = await this.context.db
-        .insertInto('api_keys')
-        .values({
-          id: input.id ?? newId(now),
-          prefix: input.prefix,
-          secret_hash: input.secretHash,
-          role: input.role,
-          ...holder,
-          label: input.label,
-          created_at: now,
-          revoked_at: null,
-          last_used_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toApiKey(row);
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new StorageError(StorageErrorCode.Conflict, 'api-key', 'This API key already exists', {
-          cause: error,
-        });
-      if (isForeignKeyViolation(error)) throw notFound('user');
-      throw error;
-    }
+    return insertApiKey(this.context.db, input, this.context.clock());
+  }
+
+  /**
+   * Stores the key only when no key exists at all (revoked ones count); `undefined` when one does.
+   * Replicas starting together on a new database all try: exactly one stores its key. On
+   * PostgreSQL a transaction-scoped advisory lock orders the check and the insert of concurrent
+   * callers (READ COMMITTED alone would let each see an empty table); SQLite has one writer at a time.
+   */
+  async createFirst(input: NewApiKey): Promise<ApiKey | undefined> {
+    return this.context.db.transaction().execute(async (transaction) => {
+      if (this.context.dialect === 'postgres')
+        await sql`select pg_advisory_xact_lock(hashtext(${FIRST_KEY_LOCK}))`.execute(transaction);
+      const any = await transaction.selectFrom('api_keys').select('id').limit(1).executeTakeFirst();
+      if (any !== undefined) return undefined;
+      return insertApiKey(transaction, input, this.context.clock());
+    });
   }
 
   /**
@@ -145,5 +126,52 @@ export class ApiKeysRepository {
         eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', now - minimumIntervalMs)]),
       )
       .execute();
+  }
+}
+
+/** The advisory lock `createFirst` takes on PostgreSQL (hashed to its 32-bit key by the server). */
+const FIRST_KEY_LOCK = 'agentdesk:first-api-key';
+
+async function insertApiKey(
+  db: Kysely<Database> | Transaction<Database>,
+  input: NewApiKey,
+  now: number,
+): Promise<ApiKey> {
+  const holder =
+    input.role === 'portal'
+      ? {
+          owner_user_id: null,
+          portal_id: input.portalId,
+          trust_client_user_id: input.trustClientUserId === true ? (1 as const) : (0 as const),
+        }
+      : {
+          owner_user_id: input.ownerUserId,
+          portal_id: input.portalId ?? null,
+          trust_client_user_id: 0 as const,
+        };
+  try {
+    const row = await db
+      .insertInto('api_keys')
+      .values({
+        id: input.id ?? newId(now),
+        prefix: input.prefix,
+        secret_hash: input.secretHash,
+        role: input.role,
+        ...holder,
+        label: input.label,
+        created_at: now,
+        revoked_at: null,
+        last_used_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toApiKey(row);
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new StorageError(StorageErrorCode.Conflict, 'api-key', 'This API key already exists', {
+        cause: error,
+      });
+    if (isForeignKeyViolation(error)) throw notFound('user');
+    throw error;
   }
 }

@@ -1,6 +1,12 @@
 import { newId } from '../ids';
 import { toNullableJsonText, type JsonObject } from '../json';
-import { toAuditEntry, type AuditEntry } from '../models/audit-entry';
+import {
+  toAuditEntry,
+  type AuditActorKind,
+  type AuditEntry,
+  type AuditOutcome,
+  type AuditTarget,
+} from '../models/audit-entry';
 import {
   clampPageSize,
   decodeTimeCursor,
@@ -14,8 +20,14 @@ import type { RepositoryContext } from './repository-context';
 /** A record to append; `at` is the repository clock's now. */
 export interface NewAuditEntry {
   readonly actorPrincipalId: string;
+  /** Default `user`, what every record before outcomes and targets (migration 0012) was written for. */
+  readonly actorKind?: AuditActorKind;
   readonly actorApiKeyId?: string | null;
+  readonly wayIn?: string | null;
   readonly action: string;
+  /** Default `succeeded`: a read or listing is recorded once it was served. */
+  readonly outcome?: AuditOutcome;
+  readonly target?: AuditTarget | null;
   readonly targetUserId?: string | null;
   readonly sessionId?: string | null;
   readonly reason?: string | null;
@@ -30,6 +42,7 @@ export interface AuditListFilter {
   readonly targetUserId?: string;
   readonly sessionId?: string;
   readonly action?: string;
+  readonly outcome?: AuditOutcome;
   readonly from?: Date;
   readonly before?: Date;
 }
@@ -58,8 +71,13 @@ export class AuditRepository {
         id: newId(now),
         at: now,
         actor_principal_id: entry.actorPrincipalId,
+        actor_kind: entry.actorKind ?? 'user',
         actor_api_key_id: entry.actorApiKeyId ?? null,
+        way_in: entry.wayIn ?? null,
         action: entry.action,
+        outcome: entry.outcome ?? 'succeeded',
+        target_kind: entry.target?.kind ?? null,
+        target_id: entry.target?.id ?? null,
         target_user_id: entry.targetUserId ?? null,
         session_id: entry.sessionId ?? null,
         reason: entry.reason ?? null,
@@ -107,6 +125,7 @@ export class AuditRepository {
     if (filter.targetUserId !== undefined) query = query.where('target_user_id', '=', filter.targetUserId);
     if (filter.sessionId !== undefined) query = query.where('session_id', '=', filter.sessionId);
     if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+    if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from.getTime());
     if (filter.before !== undefined) query = query.where('at', '<', filter.before.getTime());
     if (after !== null) {

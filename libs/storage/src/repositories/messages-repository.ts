@@ -38,6 +38,11 @@ import type { RepositoryContext } from './repository-context';
 
 /** A message to append. Status defaults to `complete`; pass `pending` before a model call. */
 export interface NewMessage {
+  /**
+   * An id made with `newId()` by a caller that must know it before the write (an agent turn is
+   * named by its user message's id from its first step); a new one otherwise.
+   */
+  readonly id?: string;
   readonly role: MessageRole;
   readonly contentParts: readonly JsonObject[];
   readonly toolCalls?: readonly JsonObject[] | null;
@@ -528,7 +533,7 @@ function usageColumns(usage: TokenUsage | null): {
 function newMessageRow(input: NewMessage, sessionId: string, seq: number | RawBuilder<number>, now: number) {
   const status = input.status ?? 'complete';
   return {
-    id: newId(now),
+    id: input.id ?? newId(now),
     session_id: sessionId,
     seq,
     role: input.role,

@@ -1,5 +1,10 @@
 import { toJsonText, type JsonObject } from '../json';
-import { toSandboxBuild, type SandboxBuild, type SandboxBuildStatus } from '../models/sandbox-build';
+import {
+  toSandboxBuild,
+  type SandboxBuild,
+  type SandboxBuildStatus,
+  type SandboxBuildTrigger,
+} from '../models/sandbox-build';
 import { newestFirstPage } from '../newest-first-page';
 import { type Page, type PageRequest } from '../pagination';
 import { notFound } from '../storage-error';
@@ -10,9 +15,12 @@ export interface NewSandboxBuild {
   readonly id: string;
   readonly tag: string;
   readonly force: boolean;
-  readonly trigger: 'admin' | 'start-up';
+  readonly trigger: SandboxBuildTrigger;
   readonly actorPrincipalId: string | null;
   readonly actorApiKeyId: string | null;
+  /** Set for trigger `session` (the session and its owner); absent means null. */
+  readonly sessionId?: string | null;
+  readonly sessionOwnerUserId?: string | null;
   readonly startedAt: Date;
 }
 
@@ -40,6 +48,8 @@ export class SandboxBuildsRepository {
         trigger: build.trigger,
         actor_principal_id: build.actorPrincipalId,
         actor_api_key_id: build.actorApiKeyId,
+        session_id: build.sessionId ?? null,
+        session_owner_user_id: build.sessionOwnerUserId ?? null,
         status: 'running',
         image_id_before: null,
         image_id_after: null,

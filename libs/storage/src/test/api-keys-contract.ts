@@ -155,5 +155,27 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
       const rest = await apiKeys.list({ includeRevoked: true }, { limit: 2, cursor: page.nextCursor });
       expect([...page.items, ...rest.items].map((key) => key.label)).toEqual(['c', 'b', 'a']);
     });
+
+    it('createFirst stores a key only into an empty table: of concurrent callers exactly one, revoked keys counting', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      const admin = await createUser(database, 'admin');
+      const first = (index: number) =>
+        apiKeys.createFirst({
+          role: 'admin',
+          ownerUserId: admin.id,
+          prefix: 'adk_first',
+          secretHash: `hash-first-${index}`,
+          label: `first ${index}`,
+        });
+      // Connections opened beforehand (a pool's first queries wait for them), so the six overlap.
+      await Promise.all(Array.from({ length: 6 }, () => sql`select 1`.execute(database.database.db)));
+      const results = await Promise.all(Array.from({ length: 6 }, (_, index) => first(index)));
+      const stored = results.filter((result) => result !== undefined);
+      expect(stored).toHaveLength(1);
+      expect((await apiKeys.list({ includeRevoked: true })).items).toEqual(stored);
+      await apiKeys.revoke(stored[0]!.id);
+      expect(await first(99)).toBeUndefined();
+    });
   });
 }

@@ -24,8 +24,12 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         id: entry.id,
         at: new Date(database.clock.now()),
         actorPrincipalId: 'u-admin',
+        actorKind: 'user',
         actorApiKeyId: 'k-1',
+        wayIn: null,
         action: 'admin.session.read',
+        outcome: 'succeeded',
+        target: null,
         targetUserId: 'u-alice',
         sessionId: 's-1',
         reason: 'support ticket #42',
@@ -38,7 +42,11 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         action: 'api-key.create',
       });
       expect(minimal).toMatchObject({
+        actorKind: 'user',
         actorApiKeyId: null,
+        wayIn: null,
+        outcome: 'succeeded',
+        target: null,
         targetUserId: null,
         sessionId: null,
         reason: null,
@@ -47,6 +55,49 @@ export function describeAuditContract(factory: TestDatabaseFactory): void {
         details: null,
       });
       expect((await database.repositories.audit.list()).items).toEqual([minimal, entry]);
+    });
+
+    it('keeps how an attempt ended, the actor’s kind and way in, and the target it aimed at', async () => {
+      const database = current();
+      const { audit } = database.repositories;
+      const created = await audit.append({
+        actorPrincipalId: 'u-admin',
+        actorKind: 'user',
+        actorApiKeyId: 'k-1',
+        wayIn: 'console-session',
+        action: 'admin.api-key.create',
+        outcome: 'succeeded',
+        target: { kind: 'api-key', id: 'k-2' },
+        targetUserId: 'u-alice',
+        details: { role: 'viewer' },
+      });
+      const refused = await audit.append({
+        actorPrincipalId: 'unauthenticated',
+        actorKind: 'unauthenticated',
+        wayIn: 'api-key',
+        action: 'console.sign-in',
+        outcome: 'refused',
+        target: { kind: 'console-session', id: null },
+        details: { status: 401 },
+      });
+      const failed = await audit.append({
+        actorPrincipalId: 'portal-1',
+        actorKind: 'portal',
+        action: 'session.delete',
+        outcome: 'failed',
+      });
+      expect(await audit.list()).toEqual({ items: [failed, refused, created], nextCursor: null });
+      expect(refused).toMatchObject({
+        actorKind: 'unauthenticated',
+        wayIn: 'api-key',
+        outcome: 'refused',
+        target: { kind: 'console-session', id: null },
+        actorApiKeyId: null,
+      });
+      expect(created.target).toEqual({ kind: 'api-key', id: 'k-2' });
+      expect((await audit.list({ outcome: 'refused' })).items).toEqual([refused]);
+      expect((await audit.list({ outcome: 'succeeded' })).items).toEqual([created]);
+      expect((await audit.list({ outcome: 'failed', action: 'session.delete' })).items).toEqual([failed]);
     });
 
     it('lists newest first with filters and a cursor', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newId } from '../ids';
 import type { JsonObject } from '../json';
 import { StorageErrorCode } from '../storage-error';
 import { createUser, expectStorageError, useTestDatabase } from './suite-helpers';
@@ -319,6 +320,37 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
         'message',
       );
       expect((await messages.listForOwner(ownerUserId, other.id)).items).toEqual([]);
+    });
+
+    it('keeps an id the caller made (alone, or first of several); a replay keeps the first request’s id', async () => {
+      const database = current();
+      const { ownerUserId, sessionId } = await aliceWithSession(database);
+      const { messages } = database.repositories;
+      const [alone, together, retried] = [newId(), newId(), newId()];
+      expect(
+        (await messages.append(ownerUserId, sessionId, { id: alone, role: 'user', contentParts: [] })).message
+          .id,
+      ).toBe(alone);
+      // With and without an idempotency key (on PostgreSQL these are two different statements).
+      for (const idempotencyKey of [null, 'made-id']) {
+        const id = idempotencyKey === null ? together : newId();
+        const appended = await messages.appendAll(ownerUserId, sessionId, [
+          { id, role: 'user', contentParts: [text('question')], idempotencyKey },
+          { role: 'assistant', contentParts: [], status: 'pending' },
+        ]);
+        expect(appended.messages[0]?.id).toBe(id);
+        expect(appended.messages[1]?.id).not.toBe(id);
+        if (idempotencyKey !== null) {
+          const replay = await messages.appendAll(ownerUserId, sessionId, [
+            { id: retried, role: 'user', contentParts: [text('question')], idempotencyKey },
+          ]);
+          expect(replay).toEqual({ messages: [appended.messages[0]], created: false });
+        }
+      }
+      const ids = (await messages.listForOwner(ownerUserId, sessionId)).items.map((message) => message.id);
+      expect(ids).toContain(alone);
+      expect(ids).toContain(together);
+      expect(ids).not.toContain(retried);
     });
 
     it('an idempotency key replays only the request it came with: the same fingerprint, the same session', async () => {

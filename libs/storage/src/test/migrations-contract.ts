@@ -31,9 +31,12 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
       ).toEqual([
         'api_keys',
         'audit_log',
+        'console_sessions',
         'messages',
         'sandbox_builds',
         'sessions',
+        'sso_identities',
+        'sso_sign_in_codes',
         'structured_output_runs',
         'tool_results',
         'usage_daily_totals',

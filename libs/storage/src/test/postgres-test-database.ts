@@ -16,6 +16,12 @@ export interface OwnPostgresDatabase {
   drop(): Promise<void>;
 }
 
+/** Options of {@link createOwnPostgresDatabase}. */
+export interface OwnPostgresDatabaseOptions {
+  /** False: leave it empty, as a new deployment's database is (tests of concurrent first starts). */
+  readonly migrated?: boolean;
+}
+
 /**
  * Creates and migrates a PostgreSQL database of its own (on the server of `testPostgresUrl`).
  *
@@ -24,7 +30,9 @@ export interface OwnPostgresDatabase {
  * (parallel test files or projects) fails the migration — seen in CI as "schema … does not exist".
  * A database per test has no such neighbours.
  */
-export async function createOwnPostgresDatabase(): Promise<OwnPostgresDatabase> {
+export async function createOwnPostgresDatabase(
+  options: OwnPostgresDatabaseOptions = {},
+): Promise<OwnPostgresDatabase> {
   const name = `agentdesk_test_${process.pid}_${randomBytes(5).toString('hex')}`;
   await runAdminStatement(`create database ${name}`);
   const url = new URL(testPostgresUrl);
@@ -32,7 +40,7 @@ export async function createOwnPostgresDatabase(): Promise<OwnPostgresDatabase> 
   const database = openDatabase({ url: url.toString(), poolSize: 8 });
   const dropDatabase = () => runAdminStatement(`drop database if exists ${name} with (force)`);
   try {
-    await migrateToLatest(database);
+    if (options.migrated !== false) await migrateToLatest(database);
   } catch (error) {
     await database.destroy();
     await dropDatabase();

@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import { describeApiKeysContract } from './api-keys-contract';
 import { describeAuditContract } from './audit-contract';
+import { describeConsoleSessionsContract } from './console-sessions-contract';
 import { describeMessageSearchContract } from './message-search-contract';
 import { describeMessagesContract } from './messages-contract';
 import { describeTurnReadsContract } from './turn-reads-contract';
@@ -34,5 +35,6 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeStructuredOutputRunsContract(factory);
     describeSandboxBuildsContract(factory);
     describeUsageEventsContract(factory);
+    describeConsoleSessionsContract(factory);
   });
 }

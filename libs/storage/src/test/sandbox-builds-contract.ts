@@ -83,6 +83,34 @@ export function describeSandboxBuildsContract(factory: TestDatabaseFactory): voi
       expect(next.items[0]).toMatchObject({ trigger: 'start-up', actorPrincipalId: null, force: false });
     });
 
+    it('keeps the session and its owner of a build started on a session’s path, and null for the others', async () => {
+      const { repositories, clock } = current();
+      const sessionBuild = await repositories.sandboxBuilds.start(
+        newBuild(clock.now(), {
+          trigger: 'session',
+          actorPrincipalId: null,
+          actorApiKeyId: null,
+          force: false,
+          sessionId: 's-needs-image',
+          sessionOwnerUserId: 'u-alice',
+        }),
+      );
+      expect(await repositories.sandboxBuilds.get(sessionBuild.id)).toMatchObject({
+        trigger: 'session',
+        sessionId: 's-needs-image',
+        sessionOwnerUserId: 'u-alice',
+        actorPrincipalId: null,
+      });
+      const finished = await repositories.sandboxBuilds.finish(sessionBuild.id, finishedOutcome());
+      expect(finished).toMatchObject({ sessionId: 's-needs-image', sessionOwnerUserId: 'u-alice' });
+      const adminBuild = await repositories.sandboxBuilds.start(newBuild(clock.now() + 10));
+      expect(adminBuild).toMatchObject({ trigger: 'admin', sessionId: null, sessionOwnerUserId: null });
+      expect((await repositories.sandboxBuilds.list()).items.map((build) => build.trigger)).toEqual([
+        'admin',
+        'session',
+      ]);
+    });
+
     it('marks builds left running by a stopped process as interrupted, newer ones untouched', async () => {
       const { repositories, clock } = current();
       const old = await repositories.sandboxBuilds.start(newBuild(clock.now() - 60_000));

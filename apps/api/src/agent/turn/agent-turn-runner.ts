@@ -59,6 +59,7 @@ export interface TurnInput {
 
 /** How a turn ended, with every message it wrote (user message first). */
 export interface TurnResult {
+  /** The turn's id: its user message's, the same in a replay as in the original answer. */
   readonly turnId: string;
   readonly status: 'complete' | 'failed';
   /** True when an `Idempotency-Key` matched an earlier request: nothing ran, the earlier turn is returned. */
@@ -139,6 +140,8 @@ export class AgentTurnRunner {
 
   async run(clientInput: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
     const { repositories, router, settings } = this.dependencies;
+    // A turn is named by its user message: the id is made here because the lease needs it before
+    // the message is written, and a replay (which reads that message back) answers with it again.
     const turnId = newId();
     // Taking the lease reads the session too (owner-scoped, 404 when not theirs): one statement.
     const lease = await repositories.turns.acquire(
@@ -191,6 +194,7 @@ export class AgentTurnRunner {
       const userContentParts = toContentParts(input.content);
       const started = await repositories.messages.appendAll(input.ownerUserId, input.sessionId, [
         {
+          id: turnId,
           role: 'user',
           contentParts: userContentParts,
           tokenCount: storedMessageTokens({
@@ -556,7 +560,10 @@ export class AgentTurnRunner {
     return { stored: appended.message, chat: toolChat };
   }
 
-  /** The earlier turn that an `Idempotency-Key` names: its user message and what followed it. */
+  /**
+   * The earlier turn that an `Idempotency-Key` names: its user message and what followed it, under
+   * the earlier turn's id (its user message's).
+   */
   private async replay(input: TurnInput, userMessage: Message): Promise<TurnResult> {
     const after: Message[] = [];
     let cursor: string | undefined;

@@ -83,6 +83,28 @@ export function describeAdminKeyCommand(engine: Engine): void {
       });
       for (const revoked of [first.keys[0], second.keys[0]])
         expect((await whoIs(revoked)).statusCode).toBe(401);
+
+      // Made and revoked from the host, not through the API: in the audit log all the same.
+      const records = (await api.repositories.audit.list({}, { limit: 20 })).items.reverse();
+      const currentKeyId = current.json<{ apiKey: { id: string } }>().apiKey.id;
+      expect(records.map((record) => [record.action, record.target?.id === currentKeyId])).toEqual([
+        ['host.admin-key.issue', false],
+        ['host.admin-key.issue', false],
+        ['host.admin-key.issue', true],
+        ['host.admin-key.revoke', false],
+        ['host.admin-key.revoke', false],
+      ]);
+      for (const record of records) {
+        expect(record).toMatchObject({
+          actorPrincipalId: 'host',
+          actorKind: 'host',
+          actorApiKeyId: null,
+          wayIn: 'host-command',
+          outcome: 'succeeded',
+          target: { kind: 'api-key' },
+          details: { role: 'admin', hostUser: expect.any(String) },
+        });
+      }
     });
 
     it('refuses unknown arguments and invalid configuration with exit 2 and no key', async () => {

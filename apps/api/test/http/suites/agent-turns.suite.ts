@@ -180,9 +180,9 @@ export function describeAgentTurns(engine: Engine): void {
       const second = await send({ content: 'Charge card' }, { 'idempotency-key': 'order-77' });
       expect(second.statusCode).toBe(200);
       expect(second.json()).toMatchObject({ replayed: true, text: 'only once' });
-      expect(second.json().messages.map((message: { id: string }) => message.id)).toEqual(
-        first.json().messages.map((message: { id: string }) => message.id),
-      );
+      // The same answer — turn id, messages, text — but for saying that it is a replay.
+      expect(second.json()).toEqual({ ...first.json(), replayed: true });
+      expect(first.json().turnId).toBe(first.json().messages[0].id);
       expect(test.emulator.requests).toHaveLength(1);
     });
 
@@ -299,6 +299,15 @@ export function describeAgentTurns(engine: Engine): void {
         );
         expect(again.statusCode).toBe(200);
         expect(again.json()).toMatchObject({ replayed: true, text: 'streamed once' });
+        // The replay names the turn the stream announced, and its messages.
+        const streamed = parseSse(first.body);
+        const start = streamed.find((event) => event.event === 'turn-start')?.data;
+        const end = streamed.find((event) => event.event === 'turn-end')?.data;
+        expect(again.json().turnId).toBe(start?.['turnId']);
+        expect(again.json().turnId).toBe(end?.['turnId']);
+        expect(again.json().messages.map((message: { id: string }) => message.id)).toEqual(
+          end?.['messageIds'],
+        );
         expect(test.emulator.requests).toHaveLength(1);
       });
     });

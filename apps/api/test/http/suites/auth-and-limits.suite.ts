@@ -676,6 +676,7 @@ export function describeAuthAndLimits(engine: Engine): void {
         status: 'ready',
         database: engine,
         sandbox: { status: 'disabled', engine: 'none (sandbox disabled)' },
+        rateLimits: { scope: 'per-process', redis: 'not-configured' },
       });
       await test.request({ method: 'GET', url: '/v1/sessions', key: generateApiKey().key });
 
@@ -687,6 +688,9 @@ export function describeAuthAndLimits(engine: Engine): void {
         /agentdesk_authentication_failures_total\{reason="unknown-or-revoked"\} 1/,
       );
       expect(metrics.body).toContain('process_cpu_user_seconds_total');
+      // Without AGENTDESK_REDIS_URL each process counts its own limits, and says so.
+      expect(metrics.body).toMatch(/^agentdesk_rate_limits_per_process 1$/m);
+      expect(metrics.body).not.toContain('agentdesk_redis_available');
 
       const document = (await test.request({ method: 'GET', url: '/openapi.json' })).json<{
         paths: Record<
@@ -701,13 +705,22 @@ export function describeAuthAndLimits(engine: Engine): void {
         >;
         components: { securitySchemes: Record<string, unknown> };
       }>();
-      expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['api-key', 'bearer']);
+      // Keys two ways; the console's session (issue 18) a third, named only where it is the one way in.
+      expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+        'api-key',
+        'bearer',
+        'console-session',
+      ]);
       for (const route of test.api.app.get(RouteInventory).routes()) {
         if (route.path === '/openapi.json' || route.path.startsWith('/docs')) continue;
         const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
         expect(operation, `${route.method} ${route.path} in the OpenAPI document`).toBeDefined();
         if (route.policy?.kind === 'scope')
-          expect(operation?.security, route.path).toEqual([{ bearer: [] }, { 'api-key': [] }]);
+          expect(operation?.security, route.path).toEqual(
+            route.policy.ways.includes('api-key')
+              ? [{ bearer: [] }, { 'api-key': [] }]
+              : [{ 'console-session': [] }],
+          );
         const bodySchema = operation?.requestBody?.content['application/json']?.schema;
         if (route.method === 'PATCH' || (route.method === 'POST' && !route.path.endsWith('/close'))) {
           expect(bodySchema, `${route.method} ${route.path} body schema`).toBeDefined();

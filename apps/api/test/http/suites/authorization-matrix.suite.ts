@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Role, Scope } from '@agentdesk/authz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
+import { DEFAULT_WAYS_IN, type WayIn } from '../../../src/routes/route-policy';
 import type { AuditEntry, Repositories, User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import {
@@ -10,6 +11,7 @@ import {
   issuePortalKey,
   issueUserKey,
   missingId,
+  openConsoleSession,
   type IssuedKey,
 } from '../../support/fixtures';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
@@ -22,7 +24,15 @@ import { startTestApi, type InjectResponse, type TestApi } from '../../support/t
  * route, whether it reaches only the effective user's data or anyone's, and which routes audit.
  */
 
-type Target = 'collection' | 'session' | 'session-tool-result' | 'api-key' | 'lab-run' | 'sandbox-build';
+type Target =
+  | 'collection'
+  | 'session'
+  | 'session-tool-result'
+  | 'api-key'
+  | 'lab-run'
+  | 'sandbox-build'
+  | 'console-session'
+  | 'user';
 
 /** The tool call whose stored result a `session-tool-result` target holds (`:toolCallId` in the path). */
 const matrixToolCallId = 'call_matrix';
@@ -38,9 +48,14 @@ interface RouteExpectation {
   /**
    * What the route audits; nothing else writes a record. `session-read`: one record when the
    * session is another user's; `listing`: one record per successful listing (filter and count);
-   * `run-read`: one record when another principal made the run.
+   * `run-read`: one record when another principal made the run; `mutation`: an `@Audited` route,
+   * whose record the audit trail writes for every call of a recognised caller, with its outcome
+   * (see `trailRecordMismatches`).
    */
-  readonly audit?: { readonly kind: 'session-read' | 'listing' | 'run-read'; readonly action: string };
+  readonly audit?:
+    { readonly kind: 'session-read' | 'listing' | 'run-read'; readonly action: string } | MutationAudit;
+  /** The ways in the route takes (default: an API key or a console session); others get 401. */
+  readonly ways?: readonly WayIn[];
   readonly body?: (unique: string) => unknown;
   /** A query string the route requires (e.g. the words of a search), without the `?`. */
   readonly query?: string;
@@ -57,6 +72,18 @@ interface RouteExpectation {
    * resolution): a name the caller may not use is refused (403) before any work; naming nobody is fine.
    */
   readonly actsForNamedEndUser?: true;
+}
+
+/**
+ * An `@Audited` route. `target`: whose user a success names (`actor`: the caller's own; `resource`:
+ * the target's owner; `none`: no user's; a function: the one its answer names, e.g. a new key's
+ * holder). `failedSignIns`: refused credentials of a way the route takes are recorded too.
+ */
+interface MutationAudit {
+  readonly kind: 'mutation';
+  readonly action: string;
+  readonly target: 'actor' | 'resource' | 'none' | ((answer: InjectResponse) => string | null);
+  readonly failedSignIns?: true;
 }
 
 const ownDataRoles: readonly Role[] = ['user', 'portal', 'admin'];
@@ -114,6 +141,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'own',
     target: 'session',
     success: 204,
+    audit: { kind: 'mutation', action: 'session.delete', target: 'resource' },
   },
   'GET /v1/sessions/:id/messages': {
     scope: 'messages:read',
@@ -160,6 +188,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
       prompt: 'Say ok',
       targets: [{ model: 'gpt-test' }],
     }),
+    audit: { kind: 'mutation', action: 'lab.run.create', target: 'none' },
   },
   'GET /v1/admin/structured-output/runs': {
     scope: 'lab:read',
@@ -232,6 +261,11 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'collection',
     success: 201,
     body: (unique) => ({ role: 'user', label: 'matrix', externalId: `matrix-${unique}` }),
+    audit: {
+      kind: 'mutation',
+      action: 'admin.api-key.create',
+      target: (answer) => answer.json<{ apiKey: { ownerUserId: string | null } }>().apiKey.ownerUserId,
+    },
   },
   'DELETE /v1/admin/api-keys/:id': {
     scope: 'api-keys:write',
@@ -239,6 +273,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     reach: 'any',
     target: 'api-key',
     success: 200,
+    audit: { kind: 'mutation', action: 'admin.api-key.revoke', target: 'resource' },
   },
   'GET /v1/admin/audit': {
     scope: 'audit:read',
@@ -282,6 +317,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     success: 202,
     body: () => ({ force: true }),
     needsSandboxEngine: true,
+    audit: { kind: 'mutation', action: 'admin.sandbox.image.rebuild', target: 'none' },
   },
   'POST /v1/admin/sandbox/image/repin': {
     scope: 'sandbox:manage',
@@ -290,6 +326,7 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'collection',
     success: 200,
     needsSandboxEngine: true,
+    audit: { kind: 'mutation', action: 'admin.sandbox.image.repin', target: 'none' },
   },
   'GET /v1/admin/sandbox/builds': {
     scope: 'sandbox:read',
@@ -328,18 +365,77 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'collection',
     success: 204,
     needsSandboxEngine: true,
+    audit: { kind: 'mutation', action: 'admin.sandbox.container.remove', target: 'none' },
+  },
+  'POST /v1/console-sessions': {
+    scope: 'console:sign-in',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 201,
+    body: () => ({ userAgent: 'matrix' }),
+    ways: ['api-key'],
+    audit: { kind: 'mutation', action: 'console.sign-in', target: 'actor', failedSignIns: true },
+  },
+  'DELETE /v1/console-sessions/current': {
+    scope: 'console:sign-in',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 204,
+    ways: ['console-session'],
+    audit: { kind: 'mutation', action: 'console.sign-out', target: 'actor' },
+  },
+  'GET /v1/admin/console-sessions': {
+    scope: 'console-sessions:read',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    audit: { kind: 'listing', action: 'admin.console-sessions.list' },
+  },
+  'DELETE /v1/admin/console-sessions/:id': {
+    scope: 'console-sessions:write',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'console-session',
+    success: 200,
+    audit: { kind: 'mutation', action: 'admin.console-session.end', target: 'resource' },
+  },
+  'DELETE /v1/admin/users/:id/console-sessions': {
+    scope: 'console-sessions:write',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'user',
+    success: 200,
+    audit: { kind: 'mutation', action: 'admin.console-sessions.end-all', target: 'resource' },
   },
 };
 
-/** Public routes: everyone gets 200, with or without a (valid, revoked, malformed) key. */
+/** Public routes: everyone gets the same answer (200 unless below), with or without a (valid, revoked, malformed) key. */
 export const publicRouteUrls: Readonly<Record<string, string>> = {
   'GET /': '/',
   'GET /healthz': '/healthz',
   'GET /readyz': '/readyz',
+  'GET /readyz/sandbox': '/readyz/sandbox',
   'GET /metrics': '/metrics',
   'GET /openapi.json': '/openapi.json',
   'GET /docs': '/docs',
   'GET /docs/:asset': '/docs/swagger-initializer.js',
+  // Single sign-on: the flow's own credentials (cookie, provider's answer, one-time code) stand in for a key.
+  'GET /v1/sso': '/v1/sso',
+  'GET /v1/sso/start': '/v1/sso/start',
+  'GET /v1/sso/callback': '/v1/sso/callback',
+  'POST /v1/sso/exchange': '/v1/sso/exchange',
+};
+
+/** This matrix's app runs without a sandbox: its readiness says so, to everyone alike. */
+const publicRouteStatus: Readonly<Record<string, number>> = {
+  '/readyz/sandbox': 503,
+  // SSO is not configured in this matrix; the exchange is a POST route (a GET is 405).
+  '/v1/sso/start': 404,
+  '/v1/sso/callback': 404,
+  '/v1/sso/exchange': 405,
 };
 
 interface Fixtures {
@@ -353,6 +449,8 @@ interface Fixtures {
       IssuedKey
     >
   >;
+  /** A console session of the admin's that was signed out. */
+  readonly endedConsoleToken: string;
 }
 
 type CallerKind = 'acts-as-user' | 'portal-without-end-user' | 'portal-not-trusted' | 'unauthenticated';
@@ -361,7 +459,10 @@ interface MatrixCaller {
   readonly name: string;
   readonly kind: CallerKind;
   readonly role?: Role;
-  readonly headers: (fixtures: Fixtures) => Record<string, string>;
+  /** The way in the caller presents (`none`: no credential at all); API keys unless said. */
+  readonly way?: WayIn | 'none';
+  /** Per cell: a console session caller signs in afresh (a route may end the session it came with). */
+  readonly headers: (fixtures: Fixtures) => Record<string, string> | Promise<Record<string, string>>;
   /** The effective user ("own" resources); callers without one use alice's. */
   readonly own: (fixtures: Fixtures) => User;
   /** Someone else, chosen to catch the likely leak for this caller. */
@@ -371,6 +472,9 @@ interface MatrixCaller {
 }
 
 const bearer = (key: IssuedKey): Record<string, string> => ({ authorization: `Bearer ${key.key}` });
+const consoleSession = async (fixtures: Fixtures, key: IssuedKey): Promise<Record<string, string>> => ({
+  'x-console-session': (await openConsoleSession(fixtures.repositories, key)).token,
+});
 
 export const matrixCallers: readonly MatrixCaller[] = [
   {
@@ -448,8 +552,37 @@ export const matrixCallers: readonly MatrixCaller[] = [
     actor: (f) => ({ principalId: f.users.admin.id, apiKeyId: f.keys.admin.stored.id }),
   },
   {
+    name: 'viewer (console session)',
+    kind: 'acts-as-user',
+    role: 'viewer',
+    way: 'console-session',
+    headers: (f) => consoleSession(f, f.keys.viewer),
+    own: (f) => f.users.viewer,
+    foreign: (f) => f.users.alice,
+    actor: (f) => ({ principalId: f.users.viewer.id, apiKeyId: f.keys.viewer.stored.id }),
+  },
+  {
+    name: 'admin (console session)',
+    kind: 'acts-as-user',
+    role: 'admin',
+    way: 'console-session',
+    headers: (f) => consoleSession(f, f.keys.admin),
+    own: (f) => f.users.admin,
+    foreign: (f) => f.users.alice,
+    actor: (f) => ({ principalId: f.users.admin.id, apiKeyId: f.keys.admin.stored.id }),
+  },
+  {
+    name: 'ended console session',
+    kind: 'unauthenticated',
+    way: 'console-session',
+    headers: (f) => ({ 'x-console-session': f.endedConsoleToken }),
+    own: (f) => f.users.alice,
+    foreign: (f) => f.users.bob,
+  },
+  {
     name: 'no key',
     kind: 'unauthenticated',
+    way: 'none',
     headers: () => ({}),
     own: (f) => f.users.alice,
     foreign: (f) => f.users.bob,
@@ -472,9 +605,29 @@ export const matrixCallers: readonly MatrixCaller[] = [
 
 type ResourceCase = 'own' | 'foreign' | 'missing' | 'collection';
 
+/** The ways a route takes, from the expectations above. */
+const waysOf = (route: RouteExpectation): readonly WayIn[] => route.ways ?? DEFAULT_WAYS_IN;
+
+/** The caller presents a credential of a way the route does not take (refused before it is judged). */
+function presentsRefusedWay(caller: MatrixCaller, route: RouteExpectation): boolean {
+  const way = caller.way ?? 'api-key';
+  return way !== 'none' && !waysOf(route).includes(way);
+}
+
+/**
+ * Which of the 401 bodies a refused caller gets: one per way in (a revoked key and an unknown one
+ * alike, an ended session and an unknown one alike), and the "not this way" body per pair of ways.
+ */
+function unauthenticatedBodyKind(caller: MatrixCaller, route: RouteExpectation): string {
+  const way = caller.way ?? 'api-key';
+  if (presentsRefusedWay(caller, route)) return `${way} on a route taking ${waysOf(route).join(', ')}`;
+  return way === 'none' ? waysOf(route)[0]! : way;
+}
+
 /** What the caller must get, from the expectations above only. */
 function expectedStatus(caller: MatrixCaller, route: RouteExpectation, resourceCase: ResourceCase): number {
   if (caller.kind === 'unauthenticated') return 401;
+  if (presentsRefusedWay(caller, route)) return 401;
   if (caller.role === undefined || !route.roles.includes(caller.role)) return 403;
   if (route.needsSandboxEngine) return 404;
   if (route.actsForNamedEndUser && caller.kind === 'portal-not-trusted') return 403;
@@ -516,6 +669,9 @@ export function describeAuthorizationMatrix(engine: Engine): void {
       const carolP2 = await repositories.users.ensurePortalUser('portal-2', 'carol');
       const revoked = await issueUserKey(repositories, alice);
       await repositories.apiKeys.revoke(revoked.stored.id);
+      const adminKey = await issueUserKey(repositories, admin, 'admin');
+      const ended = await openConsoleSession(repositories, adminKey);
+      await repositories.consoleSessions.end(ended.id, 'sign-out');
       fixtures = {
         repositories,
         users: { alice, bob, viewer, admin, carolP1, daveP1, carolP2 },
@@ -523,12 +679,13 @@ export function describeAuthorizationMatrix(engine: Engine): void {
           alice: await issueUserKey(repositories, alice),
           bob: await issueUserKey(repositories, bob),
           viewer: await issueUserKey(repositories, viewer, 'viewer'),
-          admin: await issueUserKey(repositories, admin, 'admin'),
+          admin: adminKey,
           portal1: await issuePortalKey(repositories, 'portal-1', true),
           portal2: await issuePortalKey(repositories, 'portal-2', true),
           portal3Untrusted: await issuePortalKey(repositories, 'portal-3', false),
           revoked,
         },
+        endedConsoleToken: ended.token,
       };
       routes = test.api.app.get(RouteInventory).routes();
     });
@@ -555,7 +712,9 @@ export function describeAuthorizationMatrix(engine: Engine): void {
         const name = `${route.method} ${route.path}`;
         const expectation = protectedRouteExpectations[name];
         expect(route.policy, name).toEqual(
-          expectation === undefined ? { kind: 'public' } : { kind: 'scope', scope: expectation.scope },
+          expectation === undefined
+            ? { kind: 'public' }
+            : { kind: 'scope', scope: expectation.scope, ways: waysOf(expectation) },
         );
       }
     });
@@ -566,9 +725,9 @@ export function describeAuthorizationMatrix(engine: Engine): void {
           const response = await test.api.app.inject({
             method: 'GET',
             url,
-            headers: caller.headers(fixtures),
+            headers: await caller.headers(fixtures),
           });
-          expect(response.statusCode, `${caller.name} GET ${url}`).toBe(200);
+          expect(response.statusCode, `${caller.name} GET ${url}`).toBe(publicRouteStatus[url] ?? 200);
         }
       }
     });
@@ -591,7 +750,7 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             const unique = `${Math.random().toString(36).slice(2)}`;
             const body = expectation.body?.(unique);
             const headers: Record<string, string> = {
-              ...caller.headers(fixtures),
+              ...(await caller.headers(fixtures)),
               'x-audit-reason': auditReason,
               'x-request-id': clientRequestId,
             };
@@ -616,9 +775,12 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             const shape = expectation.errorShape ?? 'agentdesk';
             checkErrorBody(response, cell, mismatches, shape);
             if (response.statusCode === 401) {
-              const bodies = unauthenticatedBodies.get(shape) ?? new Set<string>();
+              // OpenAI's shape has one 401 message for every way in.
+              const kind =
+                shape === 'openai' ? shape : `${shape}: ${unauthenticatedBodyKind(caller, expectation)}`;
+              const bodies = unauthenticatedBodies.get(kind) ?? new Set<string>();
               bodies.add(withoutRequestId(response, shape));
-              unauthenticatedBodies.set(shape, bodies);
+              unauthenticatedBodies.set(kind, bodies);
             }
             if (response.statusCode === 404) {
               const bodies = notFoundBodies.get(name) ?? new Set<string>();
@@ -628,6 +790,21 @@ export function describeAuthorizationMatrix(engine: Engine): void {
 
             const written = await auditEntriesSince(fixtures.repositories, auditMarker);
             const audit = expectation.audit;
+            if (audit?.kind === 'mutation') {
+              mismatches.push(
+                ...trailRecordMismatches({
+                  cell,
+                  caller,
+                  expectation,
+                  audit,
+                  response,
+                  written,
+                  resource,
+                  fixtures,
+                }),
+              );
+              continue;
+            }
             const succeeded = response.statusCode === expectation.success;
             const mustAudit =
               audit !== undefined && succeeded && (audit.kind === 'listing' || resourceCase === 'foreign');
@@ -694,6 +871,78 @@ export function describeAuthorizationMatrix(engine: Engine): void {
   });
 }
 
+/**
+ * The records of one call of an `@Audited` route, from the expectations above (the audit trail's
+ * rules): a caller the guard recognised — the scope refusing it or not — gets one record with how
+ * the call ended; nobody recognised gets none, except a failed sign-in (a refused credential of a way
+ * the route takes); a 429 gets none. A success names the user it concerned; what it changed in
+ * detail is the route's own suite's to check.
+ */
+function trailRecordMismatches(cell: {
+  cell: string;
+  caller: MatrixCaller;
+  expectation: RouteExpectation;
+  audit: MutationAudit;
+  response: InjectResponse;
+  written: readonly AuditEntry[];
+  resource: { id: string; ownerUserId: string | null };
+  fixtures: Fixtures;
+}): Mismatch[] {
+  const { caller, expectation, audit, response, written } = cell;
+  const way = caller.way ?? 'api-key';
+  const refusedWay = presentsRefusedWay(caller, expectation);
+  const recognised = caller.kind !== 'unauthenticated' && !refusedWay;
+  const failedSignIn =
+    audit.failedSignIns === true && caller.kind === 'unauthenticated' && way !== 'none' && !refusedWay;
+  if (response.statusCode === 429 || !(recognised || failedSignIn)) {
+    return written.length === 0
+      ? []
+      : [{ cell: cell.cell, expected: 'no audit record', actual: `${written.length} audit record(s)` }];
+  }
+  const actor = caller.actor?.(cell.fixtures);
+  const succeeded = response.statusCode === expectation.success;
+  const expected = {
+    action: audit.action,
+    outcome: succeeded ? 'succeeded' : response.statusCode < 500 ? 'refused' : 'failed',
+    wayIn: way,
+    actorPrincipalId: failedSignIn ? 'unauthenticated' : actor?.principalId,
+    actorApiKeyId: failedSignIn ? null : actor?.apiKeyId,
+    targetUserId: !succeeded
+      ? null
+      : audit.target === 'actor'
+        ? actor?.principalId
+        : audit.target === 'none'
+          ? null
+          : audit.target === 'resource'
+            ? cell.resource.ownerUserId
+            : audit.target(response),
+    reason: auditReason,
+    requestId: response.headers['x-request-id'],
+    clientRequestId,
+  };
+  const actual = written.map((entry) => ({
+    action: entry.action,
+    outcome: entry.outcome,
+    wayIn: entry.wayIn,
+    // Callers without a named actor here (users, portals) are checked for the rest of the record.
+    actorPrincipalId: expected.actorPrincipalId === undefined ? undefined : entry.actorPrincipalId,
+    actorApiKeyId: expected.actorApiKeyId === undefined ? undefined : entry.actorApiKeyId,
+    targetUserId: expected.targetUserId === undefined ? undefined : entry.targetUserId,
+    reason: entry.reason,
+    requestId: entry.requestId,
+    clientRequestId: entry.clientRequestId,
+  }));
+  return isDeepStrictEqual(actual, [expected])
+    ? []
+    : [
+        {
+          cell: cell.cell,
+          expected: `one audit record ${JSON.stringify(expected)}`,
+          actual: JSON.stringify(actual),
+        },
+      ];
+}
+
 /** A fresh resource for one cell (mutating routes must not see each other's effects). */
 async function prepareResource(
   fixtures: Fixtures,
@@ -744,6 +993,12 @@ async function prepareResource(
     const key = await issueUserKey(fixtures.repositories, owner);
     return { id: key.stored.id, ownerUserId: owner.id };
   }
+  if (target === 'console-session') {
+    const key = await issueUserKey(fixtures.repositories, owner, 'viewer');
+    const { id } = await openConsoleSession(fixtures.repositories, key);
+    return { id, ownerUserId: owner.id };
+  }
+  if (target === 'user') return { id: owner.id, ownerUserId: owner.id };
   const session = await createSession(fixtures.repositories, owner, 'matrix', 2);
   if (target === 'session-tool-result')
     await fixtures.repositories.toolResults.save(owner.id, {

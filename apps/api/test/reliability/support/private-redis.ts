@@ -10,6 +10,13 @@ export interface PrivateRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: it keeps nothing on disk). */
   restart(): Promise<void>;
+  /**
+   * SIGSTOPs the server: connections stay open and nothing answers (a frozen process, a
+   * black-holed network) — unlike a kill, clients see no error, only silence.
+   */
+  freeze(): void;
+  /** SIGCONTs a frozen server: it answers everything sent meanwhile, then goes on. */
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -70,6 +77,19 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     child.kill('SIGKILL');
     await exited;
   };
+  const signal = (name: NodeJS.Signals) => {
+    if (child === undefined || child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`redis-server is not running (cannot send ${name})`);
+    child.kill(name);
+  };
   await start();
-  return { port, url: `redis://127.0.0.1:${port}/0`, kill, restart: start, stop: kill };
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}/0`,
+    kill,
+    restart: start,
+    stop: kill,
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
+  };
 }

@@ -1,4 +1,4 @@
-import { errorBodySchema } from '@agentdesk/api-contract';
+import { CONSOLE_SESSION_HEADER, errorBodySchema } from '@agentdesk/api-contract';
 import type { z } from 'zod';
 import { consoleConfig } from '../../config/server/console-config';
 
@@ -27,11 +27,30 @@ export class ApiUnavailableError extends Error {
 export type QueryValues = Readonly<Record<string, string | undefined>>;
 
 /**
- * The console's only way to the API: one GET with the caller's key, the answer validated against
- * the shared contract. Every page goes through here, so the key is added in exactly one place.
+ * How the console's server authenticates a call: the signed-in person's console session (every
+ * page and action), or the API key someone is signing in with (the sign-in alone, which trades it
+ * for a session and forgets it). The browser never holds either.
+ */
+export type ApiCredential =
+  | { readonly consoleSession: string }
+  | { readonly apiKey: string }
+  /** No credential: the public single sign-on routes (their code is their credential). */
+  | { readonly publicRoute: true };
+
+/** The one place a credential becomes a header. */
+export function credentialHeaders(credential: ApiCredential): Record<string, string> {
+  if ('publicRoute' in credential) return {};
+  return 'apiKey' in credential
+    ? { authorization: `Bearer ${credential.apiKey}` }
+    : { [CONSOLE_SESSION_HEADER]: credential.consoleSession };
+}
+
+/**
+ * The console's only way to the API: one GET with the caller's credential, the answer validated
+ * against the shared contract. Every page goes through here, so the credential is added in exactly one place.
  */
 export async function getFromApi<Schema extends z.ZodType>(
-  apiKey: string,
+  credential: ApiCredential,
   path: string,
   query: QueryValues,
   schema: Schema,
@@ -42,7 +61,7 @@ export async function getFromApi<Schema extends z.ZodType>(
   let response: Response;
   try {
     response = await fetch(url, {
-      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+      headers: { ...credentialHeaders(credential), accept: 'application/json' },
       cache: 'no-store',
     });
   } catch (error) {
@@ -52,11 +71,11 @@ export async function getFromApi<Schema extends z.ZodType>(
 }
 
 /**
- * A state-changing call (POST with a JSON body, or DELETE) with the caller's key, the answer
+ * A state-changing call (POST with a JSON body, or DELETE) with the caller's credential, the answer
  * validated like `getFromApi`'s. The caller's route handler has checked Origin and scope first.
  */
 export async function sendToApi<Schema extends z.ZodType>(
-  apiKey: string,
+  credential: ApiCredential,
   request: { method: 'POST' | 'DELETE'; path: string; body?: unknown },
   schema: Schema,
 ): Promise<z.output<Schema>> {
@@ -65,7 +84,7 @@ export async function sendToApi<Schema extends z.ZodType>(
     response = await fetch(`${apiBaseUrl()}${request.path}`, {
       method: request.method,
       headers: {
-        authorization: `Bearer ${apiKey}`,
+        ...credentialHeaders(credential),
         accept: 'application/json',
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },

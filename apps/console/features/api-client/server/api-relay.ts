@@ -1,6 +1,13 @@
 import { ApiErrorCode, errorBodySchema, type ErrorBody } from '@agentdesk/api-contract';
 import type { z } from 'zod';
-import { ApiRequestError, ApiUnavailableError, apiBaseUrl, sendToApi } from './api-client';
+import {
+  ApiRequestError,
+  ApiUnavailableError,
+  apiBaseUrl,
+  credentialHeaders,
+  sendToApi,
+  type ApiCredential,
+} from './api-client';
 
 /** A refusal the console itself answers with, in the API's own error body (the browser reads one shape). */
 export function consoleRefusal(status: number, code: ApiErrorCode, message: string): Response {
@@ -24,19 +31,19 @@ const noStore = { 'cache-control': 'no-store' };
 
 /**
  * A mutation a console route handler makes for the signed-in person: the call goes to the API with
- * their key, and the API's answer is checked against the shared contract here, on the server, before
+ * their console session, and the API's answer is checked against the shared contract here, on the server, before
  * it goes back to the browser — the checked data (204 when the API answers nothing), or the API's
  * refusal as its error body. The API decides; the console never second-guesses a refusal. Because
  * every answer is checked here, the browser's code reads it typed without a schema of its own.
  */
 export async function relayToApi<Schema extends z.ZodType>(
-  apiKey: string,
+  credential: ApiCredential,
   call: RelayedCall,
   answerSchema: Schema,
 ): Promise<Response> {
   let data: z.output<Schema>;
   try {
-    data = await sendToApi(apiKey, call, answerSchema);
+    data = await sendToApi(credential, call, answerSchema);
   } catch (error) {
     if (error instanceof ApiRequestError) {
       const body = { error: { code: error.code, message: error.message, requestId: null } };
@@ -53,11 +60,11 @@ export async function relayToApi<Schema extends z.ZodType>(
 
 /**
  * A Server-Sent Events stream of the API, passed through to the browser as it arrives (no buffering),
- * each event checked on the way by `checkEvents`: the browser talks to the console, which holds the key. A refusal before the stream
+ * each event checked on the way by `checkEvents`: the browser talks to the console, which holds the session. A refusal before the stream
  * starts (404, 403) is relayed as the API's JSON.
  */
 export async function relayEventStream(
-  apiKey: string,
+  credential: ApiCredential,
   path: string,
   signal: AbortSignal,
   checkEvents: (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>,
@@ -65,7 +72,7 @@ export async function relayEventStream(
   let response: Response;
   try {
     response = await fetch(`${apiBaseUrl()}${path}`, {
-      headers: { authorization: `Bearer ${apiKey}`, accept: 'text/event-stream' },
+      headers: { ...credentialHeaders(credential), accept: 'text/event-stream' },
       cache: 'no-store',
       signal,
     });

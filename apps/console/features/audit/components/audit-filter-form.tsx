@@ -19,6 +19,15 @@ export function AuditFilterForm({ filters }: { filters: AuditFilters }) {
         />
       </div>
       <div className="field">
+        <label htmlFor="audit-outcome">Outcome</label>
+        <select id="audit-outcome" name="outcome" defaultValue={filters.outcome ?? ''}>
+          <option value="">Any</option>
+          <option value="succeeded">Succeeded</option>
+          <option value="refused">Refused</option>
+          <option value="failed">Failed</option>
+        </select>
+      </div>
+      <div className="field">
         <label htmlFor="audit-target">Target user id</label>
         <input id="audit-target" name="target" defaultValue={filters.target ?? ''} spellCheck={false} />
       </div>

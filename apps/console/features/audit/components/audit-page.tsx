@@ -16,7 +16,7 @@ export async function AuditPage({ searchParams }: { searchParams: SearchParams }
   const mayRead = can(signedIn.principal, 'audit:read');
   if (mayRead && problems.length === 0) {
     try {
-      page = await listAudit(signedIn.apiKey, filters);
+      page = await listAudit(signedIn.credential, filters);
     } catch (error) {
       failure = error;
     }
@@ -25,7 +25,8 @@ export async function AuditPage({ searchParams }: { searchParams: SearchParams }
     <ConsoleShell signedIn={signedIn} current="/audit">
       <h1>Audit log</h1>
       <p className="muted">
-        Who read which user’s data, when and why. It is append-only; reading it is recorded here too.
+        Who changed what or read which user’s data, how they came in, when and why — and what was refused,
+        failed sign-ins included. It is append-only; reading it is recorded here too.
       </p>
       {!mayRead && <p className="notice">Your role ({signedIn.identity.role}) may not read the audit log.</p>}
       {mayRead && <AuditFilterForm filters={filters} />}

@@ -1,13 +1,27 @@
 import { formatDateTime } from '../../transcript';
+import { visibleText } from '../../visible-text';
 import { auditHref, type AuditFilters } from '../audit-filters';
 import type { AuditEntry } from '../server/list-audit';
 
 /** The tail of an id: UUIDv7 ids made close together share their (time) head, never their tail. */
 function shortId(id: string): string {
-  return `…${id.slice(-8)}`;
+  return `…${visibleText(id.slice(-8))}`;
 }
 
-/** What a listing record showed: its filter and how many records it returned. */
+/** Who acted, when it was not a user: a portal by its name, the host, or nobody recognised (a failed sign-in). */
+function actorKindText(entry: AuditEntry): string | null {
+  if (entry.actorKind === 'user') return null;
+  return entry.actorKind === 'unauthenticated' ? 'not signed in' : entry.actorKind;
+}
+
+/** What a change aimed at: its kind and, when known, the tail of its id. */
+function targetText(target: AuditEntry['target']): string {
+  if (target === null) return '—';
+  const kind = visibleText(target.kind);
+  return target.id === null ? kind : `${kind} ${shortId(target.id)}`;
+}
+
+/** What a listing showed, what a change did, or why an attempt was refused. */
 function detailsText(details: AuditEntry['details']): string {
   if (details === null) return '';
   return JSON.stringify(details);
@@ -25,6 +39,8 @@ export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[
             <th scope="col">When</th>
             <th scope="col">Actor</th>
             <th scope="col">Action</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Target</th>
             <th scope="col">Target user</th>
             <th scope="col">Session</th>
             <th scope="col">Reason</th>
@@ -40,13 +56,23 @@ export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[
               <td className="mono">
                 <a
                   href={auditHref(filters, { actor: entry.actorPrincipalId, cursor: undefined })}
-                  title={entry.actorPrincipalId}
+                  title={visibleText(entry.actorPrincipalId)}
                 >
                   {shortId(entry.actorPrincipalId)}
                 </a>
+                {actorKindText(entry) !== null && <span className="muted"> ({actorKindText(entry)})</span>}
+                {entry.wayIn !== null && <div className="muted">via {visibleText(entry.wayIn)}</div>}
               </td>
               <td className="mono">
                 <a href={auditHref(filters, { action: entry.action, cursor: undefined })}>{entry.action}</a>
+              </td>
+              <td>
+                <a href={auditHref(filters, { outcome: entry.outcome, cursor: undefined })}>
+                  {entry.outcome}
+                </a>
+              </td>
+              <td className="mono" title={entry.target?.id ? visibleText(entry.target.id) : undefined}>
+                {targetText(entry.target)}
               </td>
               <td className="mono">
                 {entry.targetUserId === null ? (
@@ -54,7 +80,7 @@ export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[
                 ) : (
                   <a
                     href={auditHref(filters, { target: entry.targetUserId, cursor: undefined })}
-                    title={entry.targetUserId}
+                    title={visibleText(entry.targetUserId)}
                   >
                     {shortId(entry.targetUserId)}
                   </a>
@@ -67,7 +93,7 @@ export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[
                   <a href={`/sessions/${entry.sessionId}`}>{shortId(entry.sessionId)}</a>
                 )}
               </td>
-              <td>{entry.reason ?? '—'}</td>
+              <td>{entry.reason === null ? '—' : visibleText(entry.reason)}</td>
               <td className="mono details-cell">{detailsText(entry.details)}</td>
             </tr>
           ))}

@@ -1,6 +1,6 @@
 import { auditEntryJsonSchema, pageJsonSchema } from '@agentdesk/api-contract';
 import type { z } from 'zod';
-import { getFromApi } from '../../api-client';
+import { getFromApi, type ApiCredential } from '../../api-client';
 import { toAuditQuery, type AuditFilters } from '../audit-filters';
 
 export const AUDIT_PAGE_SIZE = 25;
@@ -10,9 +10,9 @@ export type AuditPage = z.output<typeof auditPageSchema>;
 export type AuditEntry = AuditPage['items'][number];
 
 /** One page of the audit log, newest first, through the API's keyset-paginated listing. */
-export function listAudit(apiKey: string, filters: AuditFilters): Promise<AuditPage> {
+export function listAudit(credential: ApiCredential, filters: AuditFilters): Promise<AuditPage> {
   return getFromApi(
-    apiKey,
+    credential,
     '/v1/admin/audit',
     { ...toAuditQuery(filters, AUDIT_PAGE_SIZE), reason: 'console: audit page' },
     auditPageSchema,

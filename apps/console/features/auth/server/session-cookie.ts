@@ -3,9 +3,13 @@ import type { SessionOptions } from 'iron-session';
 import { consoleConfig } from '../../config/server/console-config';
 import type { ConsoleIdentity } from './console-identity';
 
-/** What the sealed cookie holds: the API key (never sent to browser JavaScript) and who it is. */
+/**
+ * What the sealed cookie holds: the token of the person's console session on the API (never sent to
+ * browser JavaScript; the API keeps only its hash and can end it) and who it is. Never the API key:
+ * a copy of the cookie must stop working when the session ends.
+ */
 export interface ConsoleSessionData {
-  apiKey?: string;
+  consoleSessionToken?: string;
   identity?: ConsoleIdentity;
 }
 
@@ -20,15 +24,16 @@ function generatedSecret(): string {
   return processGlobals[generatedSecretKey];
 }
 
-/** Eight hours: a working day; the API key itself may live longer, the console sign-in does not. */
+/** Eight hours, the API's default longest sign-in; the cookie set at sign-in lives as long as its session. */
 const SIGN_IN_SECONDS = 8 * 60 * 60;
 
-export function consoleSessionOptions(): SessionOptions {
+/** `ttlSeconds`: how long a cookie sealed now may live (the session's absolute expiry, at sign-in). */
+export function consoleSessionOptions(ttlSeconds: number = SIGN_IN_SECONDS): SessionOptions {
   const config = consoleConfig();
   return {
     cookieName: 'agentdesk_console',
     password: config.sessionSecret ?? generatedSecret(),
-    ttl: SIGN_IN_SECONDS,
+    ttl: ttlSeconds,
     cookieOptions: {
       httpOnly: true,
       sameSite: 'strict',

@@ -4,6 +4,7 @@ import type { ApiKeyRole, CreatedApiKeyJson } from '@agentdesk/api-contract';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { callConsole } from '../../console-call';
+import { visibleText } from '../../visible-text';
 
 interface Created {
   key: string;
@@ -133,8 +134,8 @@ export function CreateKeyForm({ roles }: { roles: readonly ApiKeyRole[] }) {
       {created !== null && (
         <div className="notice new-key" role="status">
           <p>
-            New {created.role} key “{created.label}”. <strong>It is shown this once:</strong> copy it now; it
-            cannot be shown again.
+            New {created.role} key “{visibleText(created.label)}”. <strong>It is shown this once:</strong>{' '}
+            copy it now; it cannot be shown again.
           </p>
           <p className="key-row">
             <code aria-label="New API key" className="mono">

@@ -3,6 +3,7 @@ import { apiKeyRoles, type ApiKeyJson, type PageJson } from '@agentdesk/api-cont
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { listApiKeys } from '../server/api-keys';
+import { keyNoticeOf } from '../key-notices';
 import { CreateKeyForm } from './create-key-form';
 import { singleParam, type SearchParams } from '../../url-state';
 import { KeysTable } from './keys-table';
@@ -26,7 +27,7 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
   let failure: unknown;
   if (mayRead) {
     try {
-      page = await listApiKeys(signedIn.apiKey, {
+      page = await listApiKeys(signedIn.credential, {
         includeRevoked,
         ...(cursor === undefined ? {} : { cursor }),
       });
@@ -34,8 +35,8 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
       failure = error;
     }
   }
-  const revoked = singleParam(searchParams, 'revoked-label');
-  const problem = singleParam(searchParams, 'problem');
+  // A code from the URL picks one of the page's own texts; the URL's words are never shown.
+  const notice = keyNoticeOf(singleParam(searchParams, 'notice'));
   return (
     <ConsoleShell signedIn={signedIn} current="/keys">
       <h1>Keys and users</h1>
@@ -46,14 +47,9 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
           <p className="muted">
             Keys for users, portals, viewers and admins. Listing them is recorded in the audit log.
           </p>
-          {revoked !== undefined && (
-            <p role="status" className="notice">
-              Revoked “{revoked}”.
-            </p>
-          )}
-          {problem !== undefined && (
-            <p role="alert" className="alert">
-              {problem}
+          {notice !== undefined && (
+            <p role={notice.tone} className={notice.tone === 'alert' ? 'alert' : 'notice'}>
+              {notice.text}
             </p>
           )}
           {mayWrite && <CreateKeyForm roles={apiKeyRoles} />}

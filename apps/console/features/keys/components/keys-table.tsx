@@ -1,5 +1,6 @@
 import type { ApiKeyJson } from '@agentdesk/api-contract';
 import { formatDateTime } from '../../transcript';
+import { visibleText } from '../../visible-text';
 import { RevokeKeyButton } from './revoke-key-button';
 
 /** The keys, newest first; the revoke control only for people who may revoke. */
@@ -24,20 +25,20 @@ export function KeysTable({ keys, canRevoke }: { keys: readonly ApiKeyJson[]; ca
         <tbody>
           {keys.map((key) => (
             <tr key={key.id}>
-              <td>{key.label}</td>
+              <td>{visibleText(key.label)}</td>
               <td>
                 <span className={`role role-${key.role}`}>{key.role}</span>
               </td>
               <td className="mono">{key.prefix}</td>
               <td className="mono">
-                {key.portalId !== null && `portal ${key.portalId}`}
+                {key.portalId !== null && `portal ${visibleText(key.portalId)}`}
                 {key.portalId !== null && key.ownerUserId !== null && ' · '}
                 {key.ownerUserId !== null && (
                   <a
                     href={`/sessions?user=${encodeURIComponent(key.ownerUserId)}`}
-                    title={`Sessions of ${key.ownerUserId}`}
+                    title={`Sessions of ${visibleText(key.ownerUserId)}`}
                   >
-                    …{key.ownerUserId.slice(-8)}
+                    …{visibleText(key.ownerUserId.slice(-8))}
                   </a>
                 )}
               </td>

@@ -1,17 +1,20 @@
 'use client';
 
 import { useState } from 'react';
+import { visibleText } from '../../visible-text';
 
 /** Revoking asks first: a second, explicit button submits the form (a plain POST, no script needed after). */
 export function RevokeKeyButton({ keyId, label }: { keyId: string; label: string }) {
   const [confirming, setConfirming] = useState(false);
+  // The label names the key to revoke: hidden direction marks must not make it read as another one.
+  const shownLabel = visibleText(label);
   if (!confirming)
     return (
       <button
         type="button"
         className="secondary"
         onClick={() => setConfirming(true)}
-        aria-label={`Revoke ${label}`}
+        aria-label={`Revoke ${shownLabel}`}
       >
         Revoke
       </button>
@@ -19,7 +22,7 @@ export function RevokeKeyButton({ keyId, label }: { keyId: string; label: string
   return (
     <form method="post" action="/keys/revoke" className="confirm-row">
       <input type="hidden" name="keyId" value={keyId} />
-      <span>Revoke “{label}”? Its next request is refused.</span>
+      <span>Revoke “{shownLabel}”? Its next request is refused.</span>
       <button type="submit" className="danger">
         Yes, revoke
       </button>

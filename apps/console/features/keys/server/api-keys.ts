@@ -6,7 +6,7 @@ import {
   type CreatedApiKeyJson,
   type PageJson,
 } from '@agentdesk/api-contract';
-import { getFromApi, sendToApi } from '../../api-client';
+import { getFromApi, sendToApi, type ApiCredential } from '../../api-client';
 
 export const KEYS_PAGE_SIZE = 25;
 
@@ -14,11 +14,11 @@ const keysPageSchema = pageJsonSchema(apiKeyJsonSchema);
 
 /** One page of keys, newest first (revoked ones too when asked). */
 export function listApiKeys(
-  apiKey: string,
+  credential: ApiCredential,
   options: { cursor?: string; includeRevoked: boolean },
 ): Promise<PageJson<ApiKeyJson>> {
   return getFromApi(
-    apiKey,
+    credential,
     '/v1/admin/api-keys',
     {
       limit: String(KEYS_PAGE_SIZE),
@@ -31,14 +31,17 @@ export function listApiKeys(
 }
 
 /** Creates a key; the answer holds the full key, the only time anyone sees it. */
-export function createApiKey(apiKey: string, body: Record<string, unknown>): Promise<CreatedApiKeyJson> {
-  return sendToApi(apiKey, { method: 'POST', path: '/v1/admin/api-keys', body }, createdApiKeyJsonSchema);
+export function createApiKey(
+  credential: ApiCredential,
+  body: Record<string, unknown>,
+): Promise<CreatedApiKeyJson> {
+  return sendToApi(credential, { method: 'POST', path: '/v1/admin/api-keys', body }, createdApiKeyJsonSchema);
 }
 
 /** Revokes a key: it stops working on its next request. */
-export function revokeApiKey(apiKey: string, keyId: string): Promise<ApiKeyJson> {
+export function revokeApiKey(credential: ApiCredential, keyId: string): Promise<ApiKeyJson> {
   return sendToApi(
-    apiKey,
+    credential,
     { method: 'DELETE', path: `/v1/admin/api-keys/${encodeURIComponent(keyId)}` },
     apiKeyJsonSchema,
   );

@@ -2,6 +2,7 @@ import { can } from '@agentdesk/authz';
 import { ApiRequestError, ApiUnavailableError } from '../../api-client';
 import { currentSignIn, isSameOriginRequest } from '../../auth';
 import { createKeyFormSchema, toCreateKeyBody } from '../key-form';
+import { keysNoticeHref, type KeyNoticeCode } from '../key-notices';
 import { createApiKey, revokeApiKey } from './api-keys';
 
 /** The created key is in this answer only: nothing (browser, proxy) may keep a copy. */
@@ -42,7 +43,7 @@ export async function handleCreateKey(request: Request): Promise<Response> {
     });
   }
   try {
-    return json(201, await createApiKey(signedIn.apiKey, toCreateKeyBody(parsed.data)));
+    return json(201, await createApiKey(signedIn.credential, toCreateKeyBody(parsed.data)));
   } catch (error) {
     return refusalOf(error);
   }
@@ -52,7 +53,16 @@ function seeOther(path: string): Response {
   return new Response(null, { status: 303, headers: { location: path, ...noStore } });
 }
 
-/** `POST /keys/revoke` (form field `keyId`): revokes a key, then back to the keys page. */
+/** Why a revocation did not happen, as one of the keys page's notice codes (never the API's words in a URL). */
+function revokeFailureCode(error: ApiRequestError | ApiUnavailableError): KeyNoticeCode {
+  if (error instanceof ApiUnavailableError) return 'api-unavailable';
+  return error.status === 404 ? 'key-not-found' : 'revoke-refused';
+}
+
+/**
+ * `POST /keys/revoke` (form field `keyId`): revokes a key, then back to the keys page with a notice
+ * code; the page shows that code's fixed text.
+ */
 export async function handleRevokeKey(request: Request): Promise<Response> {
   if (!isSameOriginRequest(request.headers))
     return new Response('Cross-site request refused', { status: 403 });
@@ -63,13 +73,15 @@ export async function handleRevokeKey(request: Request): Promise<Response> {
   const form = await request.formData().catch(() => null);
   const keyId = form?.get('keyId');
   if (typeof keyId !== 'string' || keyId === '' || keyId.length > 100)
-    return seeOther(`/keys?problem=${encodeURIComponent('Choose a key to revoke')}`);
+    return seeOther(keysNoticeHref('choose-key'));
   try {
-    const revoked = await revokeApiKey(signedIn.apiKey, keyId);
-    return seeOther(`/keys?revoked-label=${encodeURIComponent(revoked.label)}`);
+    await revokeApiKey(signedIn.credential, keyId);
+    return seeOther(keysNoticeHref('key-revoked'));
   } catch (error) {
+    // The signed-in key itself stopped working (revoked elsewhere): sign in again, as pages do.
+    if (error instanceof ApiRequestError && error.status === 401) return seeOther('/sign-in?error=expired');
     if (error instanceof ApiRequestError || error instanceof ApiUnavailableError)
-      return seeOther(`/keys?problem=${encodeURIComponent(error.message)}`);
+      return seeOther(keysNoticeHref(revokeFailureCode(error)));
     throw error;
   }
 }

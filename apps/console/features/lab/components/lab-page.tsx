@@ -15,8 +15,8 @@ export async function LabPage({ cursor }: { cursor: string | undefined }) {
   let history: PageJson<RunSummaryJson> | undefined;
   let failure: unknown;
   const [models] = await Promise.all([
-    canRun ? suggestedModels(signedIn.apiKey) : undefined,
-    listRuns(signedIn.apiKey, cursor).then(
+    canRun ? suggestedModels(signedIn.credential) : undefined,
+    listRuns(signedIn.credential, cursor).then(
       (page) => {
         history = page;
       },

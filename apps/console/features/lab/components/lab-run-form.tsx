@@ -10,13 +10,16 @@ import type { SchemaCheck } from '../schema-check';
 type Family = 'gpt' | 'claude' | 'gemini';
 const families: readonly Family[] = ['gpt', 'claude', 'gemini'];
 
+/** Typing pauses this long before the text is checked: one check per pause, not per key. */
+const CHECK_DELAY_MS = 150;
+
 /**
  * The lab's editor: a JSON Schema checked as it is typed, a prompt, and the models to try it on
  * (one per family, several at once). Running it stores the run and opens its page.
  *
- * The schema checker (ajv and the 2020-12 meta-schema, ~38 KB gzipped) is loaded only once the
- * schema is edited: the example's check comes from the server (`exampleCheck`), so the page's
- * first load carries no validator.
+ * The schema is checked by the console's server (`POST /lab/schema-check`), the example's while
+ * the page renders (`exampleCheck`): ajv generates code with `new Function`, which the page's
+ * Content-Security-Policy refuses, and the browser loads no validator at all.
  */
 export function LabRunForm({
   suggestedModels,
@@ -31,7 +34,7 @@ export function LabRunForm({
   const [check, setCheck] = useState<SchemaCheck | 'checking'>(exampleCheck);
   // Only the newest text's check may land: an older one finishing late is dropped.
   const checkedText = useRef(exampleSchemaText);
-  const checker = useRef<((text: string) => SchemaCheck) | undefined>(undefined);
+  const pendingCheck = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [prompt, setPrompt] = useState('Summarise this review: “Great battery, weak camera.”');
   const [strict, setStrict] = useState(true);
   const [models, setModels] = useState<Record<Family, string>>(suggestedModels);
@@ -42,28 +45,28 @@ export function LabRunForm({
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
 
+  useEffect(() => () => clearTimeout(pendingCheck.current), []);
+
+  async function checkOnServer(text: string): Promise<void> {
+    const answer = await callConsole<SchemaCheck>('/lab/schema-check', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+    if (checkedText.current !== text) return;
+    setCheck(
+      answer.ok
+        ? answer.data
+        : { status: 'invalid-schema', message: `The schema could not be checked: ${answer.message}` },
+    );
+  }
+
   function editSchema(text: string): void {
     setSchemaText(text);
     checkedText.current = text;
-    // Once loaded, the checker runs as the text is typed; only the first edit waits for it.
-    if (checker.current !== undefined) {
-      setCheck(checker.current(text));
-      return;
-    }
     setCheck('checking');
-    import('../schema-check').then(
-      ({ checkSchemaText }) => {
-        checker.current = checkSchemaText;
-        if (checkedText.current === text) setCheck(checkSchemaText(text));
-      },
-      () => {
-        if (checkedText.current === text)
-          setCheck({
-            status: 'invalid-schema',
-            message: 'The schema checker could not be loaded; reload the page.',
-          });
-      },
-    );
+    clearTimeout(pendingCheck.current);
+    pendingCheck.current = setTimeout(() => void checkOnServer(text), CHECK_DELAY_MS);
   }
 
   const targets = families.filter((family) => chosen[family] && models[family].trim() !== '');

@@ -11,7 +11,7 @@ export async function RunPage({ runId }: { runId: string }) {
   let run: RunJson | undefined;
   let failure: unknown;
   try {
-    run = await readRun(signedIn.apiKey, runId);
+    run = await readRun(signedIn.credential, runId);
   } catch (error) {
     failure = error;
   }

@@ -13,7 +13,7 @@ export async function handleCreateRun(request: Request): Promise<Response> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'body: must be a JSON object');
   return relayToApi(
-    caller.signedIn.apiKey,
+    caller.signedIn.credential,
     {
       method: 'POST',
       path: '/v1/admin/structured-output/runs',

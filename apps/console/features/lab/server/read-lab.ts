@@ -7,16 +7,19 @@ import {
   type RunSummaryJson,
 } from '@agentdesk/api-contract';
 import { z } from 'zod';
-import { getFromApi } from '../../api-client';
+import { getFromApi, type ApiCredential } from '../../api-client';
 
 export const RUN_HISTORY_SIZE = 20;
 
 const runsPageSchema = pageJsonSchema(runSummaryJsonSchema);
 
 /** The latest runs, newest first (the API records the listing in the audit log). */
-export function listRuns(apiKey: string, cursor: string | undefined): Promise<PageJson<RunSummaryJson>> {
+export function listRuns(
+  credential: ApiCredential,
+  cursor: string | undefined,
+): Promise<PageJson<RunSummaryJson>> {
   return getFromApi(
-    apiKey,
+    credential,
     '/v1/admin/structured-output/runs',
     { limit: String(RUN_HISTORY_SIZE), cursor, reason: 'console: lab run history' },
     runsPageSchema,
@@ -24,9 +27,9 @@ export function listRuns(apiKey: string, cursor: string | undefined): Promise<Pa
 }
 
 /** One run with every target's result (reading another person's run is audited by the API). */
-export function readRun(apiKey: string, runId: string): Promise<RunJson> {
+export function readRun(credential: ApiCredential, runId: string): Promise<RunJson> {
   return getFromApi(
-    apiKey,
+    credential,
     `/v1/admin/structured-output/runs/${encodeURIComponent(runId)}`,
     { reason: 'console: lab run' },
     runJsonSchema,
@@ -49,8 +52,8 @@ const modelListSchema = z.object({ data: z.array(z.object({ id: z.string() })) }
  * A model per family to prefill the form with: the first this server lists (`GET /v1/models`), else
  * a well-known name. Best effort — a key that may not list models still gets the form.
  */
-export async function suggestedModels(apiKey: string): Promise<Record<TargetFamily, string>> {
-  const listed = await getFromApi(apiKey, '/v1/models', {}, modelListSchema).then(
+export async function suggestedModels(credential: ApiCredential): Promise<Record<TargetFamily, string>> {
+  const listed = await getFromApi(credential, '/v1/models', {}, modelListSchema).then(
     (list) => list.data.map((model) => model.id),
     () => [] as string[],
   );

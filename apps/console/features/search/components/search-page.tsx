@@ -2,6 +2,7 @@ import { MAX_SEARCH_QUERY_LENGTH, type MessageSearchHitJson, type PageJson } fro
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
 import { formatDateTime } from '../../transcript';
+import { visibleText } from '../../visible-text';
 import { messageHref, searchHref } from '../search-links';
 import { singleParam, type SearchParams } from '../../url-state';
 import { searchMessages } from '../server/search-messages';
@@ -15,7 +16,7 @@ export async function SearchPage({ searchParams }: { searchParams: SearchParams 
   let failure: unknown;
   if (query !== undefined) {
     try {
-      page = await searchMessages(signedIn.apiKey, query, cursor);
+      page = await searchMessages(signedIn.credential, query, cursor);
     } catch (error) {
       failure = error;
     }
@@ -49,7 +50,7 @@ export async function SearchPage({ searchParams }: { searchParams: SearchParams 
       {page !== undefined && query !== undefined && (
         <>
           {page.items.length === 0 ? (
-            <p className="empty">No message contains “{query}”.</p>
+            <p className="empty">No message contains these words.</p>
           ) : (
             <ol className="search-results" aria-label="Messages found">
               {page.items.map((hit) => (
@@ -59,7 +60,7 @@ export async function SearchPage({ searchParams }: { searchParams: SearchParams 
                   </a>
                   <p className="muted">
                     {hit.role} message #{hit.seq} · user{' '}
-                    <span className="mono">…{hit.ownerUserId.slice(-8)}</span> ·{' '}
+                    <span className="mono">…{visibleText(hit.ownerUserId.slice(-8))}</span> ·{' '}
                     <time dateTime={hit.createdAt}>{formatDateTime(hit.createdAt)}</time>
                   </p>
                 </li>

@@ -4,7 +4,7 @@ import {
   type MessageSearchHitJson,
   type PageJson,
 } from '@agentdesk/api-contract';
-import { getFromApi } from '../../api-client';
+import { getFromApi, type ApiCredential } from '../../api-client';
 
 export const SEARCH_PAGE_SIZE = 25;
 
@@ -12,12 +12,12 @@ const searchPageSchema = pageJsonSchema(messageSearchHitJsonSchema);
 
 /** One page of messages containing every word of `query`, newest first (the API audits it). */
 export function searchMessages(
-  apiKey: string,
+  credential: ApiCredential,
   query: string,
   cursor: string | undefined,
 ): Promise<PageJson<MessageSearchHitJson>> {
   return getFromApi(
-    apiKey,
+    credential,
     '/v1/admin/search/messages',
     { q: query, cursor, limit: String(SEARCH_PAGE_SIZE), reason: 'console: message search' },
     searchPageSchema,

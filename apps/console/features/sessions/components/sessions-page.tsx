@@ -15,7 +15,7 @@ export async function SessionsPage({ searchParams }: { searchParams: SearchParam
   let failure: unknown;
   if (problems.length === 0) {
     try {
-      page = await listSessions(signedIn.apiKey, filters);
+      page = await listSessions(signedIn.credential, filters);
     } catch (error) {
       failure = error;
     }

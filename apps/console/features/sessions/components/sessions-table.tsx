@@ -1,5 +1,6 @@
 import type { SessionJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatTokens } from '../../transcript';
+import { visibleText } from '../../visible-text';
 
 export function SessionsTable({ sessions }: { sessions: readonly SessionJson[] }) {
   if (sessions.length === 0) return <p className="empty">No session matches these filters.</p>;
@@ -28,23 +29,23 @@ export function SessionsTable({ sessions }: { sessions: readonly SessionJson[] }
             <tr key={session.id}>
               <td>
                 <a href={`/sessions/${session.id}`}>
-                  {session.label === '' ? 'Untitled session' : session.label}
+                  {session.label === '' ? 'Untitled session' : visibleText(session.label)}
                 </a>
               </td>
               <td>
                 <a
                   href={`/sessions?user=${encodeURIComponent(session.ownerUserId)}`}
                   className="mono"
-                  title={`Only the sessions of ${session.ownerUserId}`}
+                  title={`Only the sessions of ${visibleText(session.ownerUserId)}`}
                 >
-                  {session.ownerUserId.slice(0, 8)}…
+                  {visibleText(session.ownerUserId.slice(0, 8))}…
                 </a>
               </td>
-              <td>{session.portalId ?? '—'}</td>
+              <td>{session.portalId === null ? '—' : visibleText(session.portalId)}</td>
               <td>
                 <span className={`badge badge-${session.status}`}>{session.status}</span>
               </td>
-              <td className="mono">{session.model ?? 'default'}</td>
+              <td className="mono">{session.model === null ? 'default' : visibleText(session.model)}</td>
               <td className="number">{session.messageCount}</td>
               <td className="number">
                 {formatTokens(session.tokenTotals.input)} / {formatTokens(session.tokenTotals.output)}

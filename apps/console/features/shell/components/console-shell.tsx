@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { SignOutButton, type SignedIn } from '../../auth';
+import { visibleText } from '../../visible-text';
 import { navigationFor } from '../navigation';
 
 /** Every signed-in page: a header with the pages this person may open, who they are, and sign-out. */
@@ -33,7 +34,8 @@ export function ConsoleShell({
         </nav>
         <div className="who">
           <span>
-            {identity.displayName} <span className={`role role-${identity.role}`}>{identity.role}</span>
+            {visibleText(identity.displayName)}{' '}
+            <span className={`role role-${identity.role}`}>{identity.role}</span>
           </span>
           <SignOutButton />
         </div>

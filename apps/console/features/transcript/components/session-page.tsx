@@ -1,6 +1,7 @@
 import type { SessionWithMessagesJson } from '@agentdesk/api-contract';
 import { requireSignIn } from '../../auth';
 import { ApiProblem, ConsoleShell } from '../../shell';
+import { visibleText } from '../../visible-text';
 import { formatDateTime } from '../format';
 import { checkMessagesOf } from '../server/check-message';
 import { readSessionFirstPage } from '../server/read-session';
@@ -12,7 +13,7 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
   let first: SessionWithMessagesJson | undefined;
   let failure: unknown;
   try {
-    first = await readSessionFirstPage(signedIn.apiKey, sessionId);
+    first = await readSessionFirstPage(signedIn.credential, sessionId);
   } catch (error) {
     failure = error;
   }
@@ -35,15 +36,15 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
       <p>
         <a href="/sessions">← Sessions</a>
       </p>
-      <h1>{session.label === '' ? 'Untitled session' : session.label}</h1>
+      <h1>{session.label === '' ? 'Untitled session' : visibleText(session.label)}</h1>
       <dl className="session-facts">
         <div>
           <dt>User</dt>
-          <dd className="mono">{session.ownerUserId}</dd>
+          <dd className="mono">{visibleText(session.ownerUserId)}</dd>
         </div>
         <div>
           <dt>Portal</dt>
-          <dd>{session.portalId ?? '—'}</dd>
+          <dd>{session.portalId === null ? '—' : visibleText(session.portalId)}</dd>
         </div>
         <div>
           <dt>Status</dt>
@@ -53,7 +54,7 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
         </div>
         <div>
           <dt>Model</dt>
-          <dd className="mono">{session.model ?? 'default'}</dd>
+          <dd className="mono">{session.model === null ? 'default' : visibleText(session.model)}</dd>
         </div>
         <div>
           <dt>Created</dt>

@@ -62,12 +62,48 @@ describe('transcriptMarkdown', () => {
   });
 
   it('shows the tool call with its arguments and its result in a fence no backtick run can close', () => {
-    expect(markdown).toContain('**Tool call `read_log`** (call_1)');
+    expect(markdown).toContain('**Tool call `read_log`** (call\\_1)');
     expect(markdown).toContain('```json\n{\n  "lines": 3\n}\n```');
     expect(markdown).toContain('`````\na ``` fence\n````\n`````');
   });
 
   it('quotes the model’s words, so its text cannot become the document’s headings', () => {
-    expect(markdown).toContain('> Done.\n> # not a heading');
+    expect(markdown).toContain('> Done.\n> \\# not a heading');
+  });
+});
+
+describe('transcriptMarkdown of hostile text', () => {
+  const hostile = transcriptMarkdown({
+    session: {
+      ...session,
+      label: 'Invoice <img src=x onerror=alert(1)> [pay](javascript:alert(1)) \u202Efdp.exe',
+    },
+    messages: [
+      message({
+        role: 'user',
+        contentParts: [
+          { type: 'text', text: '<script>alert(1)</script>\n[click me](javascript:alert(document.cookie))' },
+        ],
+      }),
+      message({
+        role: 'assistant',
+        status: 'failed',
+        error: { code: 'provider_error', message: '<b>down</b> see [status](data:text/html,x)' },
+      }),
+    ],
+    incomplete: false,
+  });
+
+  it('shows the label’s HTML and link as text, and its direction override as a marker', () => {
+    expect(hostile.split('\n')[0]).toBe(
+      '# Invoice &lt;img src=x onerror=alert\\(1\\)&gt; \\[pay\\]\\(javascript:alert\\(1\\)\\) ⟨U+202E⟩fdp.exe',
+    );
+  });
+
+  it('leaves no raw HTML and no javascript: or data: link anywhere', () => {
+    expect(hostile).not.toMatch(/<(script|img|b)\b/i);
+    expect(hostile).not.toMatch(/\]\((javascript|data):/i);
+    expect(hostile).toContain('> &lt;script&gt;alert\\(1\\)&lt;/script&gt;');
+    expect(hostile).toContain('**Failed: provider\\_error** — &lt;b&gt;down&lt;/b&gt;');
   });
 });

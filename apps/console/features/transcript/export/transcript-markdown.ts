@@ -1,7 +1,9 @@
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
+import { visibleText } from '../../visible-text';
 import { formatDateTime, formatDuration, formatTokens, prettyArguments } from '../format';
 import { checkMessage } from '../server/check-message';
 import { buildTurns, transcriptTotals, type TranscriptMessage } from '../transcript-model';
+import { inlineCode, markdownLine, markdownText } from './markdown-text';
 
 const roleNames = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool result' } as const;
 
@@ -12,12 +14,17 @@ function fenced(text: string, language = ''): string {
   return `${fence}${language}\n${text}\n${fence}`;
 }
 
-/** Text as one Markdown paragraph-safe block: the model's words quoted line by line. */
+/** Someone's words quoted line by line, each shown as the text it is (no HTML, link or heading). */
 function quoted(text: string): string {
-  return text
+  return markdownText(text)
     .split('\n')
     .map((line) => `> ${line}`)
     .join('\n');
+}
+
+/** A label or id as one line of literal text, hidden direction and zero-width marks shown. */
+function labelText(text: string): string {
+  return markdownLine(visibleText(text));
 }
 
 function messageMarkdown(entry: TranscriptMessage): string[] {
@@ -30,7 +37,7 @@ function messageMarkdown(entry: TranscriptMessage): string[] {
   ];
   for (const event of entry.compressionEvents)
     lines.push(
-      `*Scratchpad compressed by ${event.method}: ${formatTokens(event.tokensBefore)} → ${formatTokens(
+      `*Scratchpad compressed by ${markdownLine(event.method)}: ${formatTokens(event.tokensBefore)} → ${formatTokens(
         event.tokensAfter,
       )} tokens.*`,
       '',
@@ -38,7 +45,7 @@ function messageMarkdown(entry: TranscriptMessage): string[] {
   if (entry.text !== '') lines.push(message.role === 'tool' ? fenced(entry.text) : quoted(entry.text), '');
   for (const exchange of entry.toolExchanges) {
     lines.push(
-      `**Tool call \`${exchange.call.name}\`** (${exchange.call.id})`,
+      `**Tool call ${inlineCode(exchange.call.name)}** (${labelText(exchange.call.id)})`,
       '',
       fenced(prettyArguments(exchange.call.arguments), 'json'),
       '',
@@ -48,7 +55,8 @@ function messageMarkdown(entry: TranscriptMessage): string[] {
       '',
     );
   }
-  if (entry.error !== undefined) lines.push(`**Failed: ${entry.error.code}** — ${entry.error.message}`, '');
+  if (entry.error !== undefined)
+    lines.push(`**Failed: ${markdownLine(entry.error.code)}** — ${markdownLine(entry.error.message)}`, '');
   if (message.usage !== null)
     lines.push(
       `*Usage: ${formatTokens(message.usage.input)} in · ${formatTokens(message.usage.output)} out*`,
@@ -67,12 +75,12 @@ export function transcriptMarkdown(transcript: {
   const turns = buildTurns(transcript.messages.map(checkMessage));
   const totals = transcriptTotals(turns);
   const lines = [
-    `# ${session.label === '' ? 'Untitled session' : session.label.replace(/[\r\n]+/g, ' ')}`,
+    `# ${session.label === '' ? 'Untitled session' : labelText(session.label)}`,
     '',
-    `- Session: ${session.id}`,
-    `- User: ${session.ownerUserId}`,
-    `- Portal: ${session.portalId ?? '—'}`,
-    `- Model: ${session.model ?? 'default'}`,
+    `- Session: ${labelText(session.id)}`,
+    `- User: ${labelText(session.ownerUserId)}`,
+    `- Portal: ${session.portalId === null ? '—' : labelText(session.portalId)}`,
+    `- Model: ${session.model === null ? 'default' : labelText(session.model)}`,
     `- Created: ${formatDateTime(session.createdAt)}`,
     '',
     '## Totals',

@@ -9,7 +9,7 @@ import {
   type SessionWithMessagesJson,
   type ToolResultPageJson,
 } from '@agentdesk/api-contract';
-import { getFromApi } from '../../api-client';
+import { getFromApi, type ApiCredential } from '../../api-client';
 
 /** The API's largest transcript page. */
 export const MESSAGE_PAGE_SIZE = 500;
@@ -28,9 +28,12 @@ const sessionPath = (sessionId: string) => `/v1/admin/sessions/${encodeURICompon
  * Any user's session and the first page of its transcript through the admin routes (the API audits
  * the read when the session is another user's). The page reads the rest progressively.
  */
-export function readSessionFirstPage(apiKey: string, sessionId: string): Promise<SessionWithMessagesJson> {
+export function readSessionFirstPage(
+  credential: ApiCredential,
+  sessionId: string,
+): Promise<SessionWithMessagesJson> {
   return getFromApi(
-    apiKey,
+    credential,
     sessionPath(sessionId),
     { limit: String(MESSAGE_PAGE_SIZE), reason: AUDIT_REASON },
     sessionWithMessagesJsonSchema,
@@ -39,12 +42,12 @@ export function readSessionFirstPage(apiKey: string, sessionId: string): Promise
 
 /** One keyset page of a transcript, after `cursor` (from the start when null). */
 export function readMessagesPage(
-  apiKey: string,
+  credential: ApiCredential,
   sessionId: string,
   cursor: string | null,
 ): Promise<PageJson<MessageJson>> {
   return getFromApi(
-    apiKey,
+    credential,
     `${sessionPath(sessionId)}/messages`,
     { limit: String(MESSAGE_PAGE_SIZE), cursor: cursor ?? undefined, reason: AUDIT_REASON },
     messagesPageSchema,
@@ -53,13 +56,13 @@ export function readMessagesPage(
 
 /** One page of the full stored output of a tool call. */
 export function readToolResultPage(
-  apiKey: string,
+  credential: ApiCredential,
   sessionId: string,
   toolCallId: string,
   offset: number,
 ): Promise<ToolResultPageJson> {
   return getFromApi(
-    apiKey,
+    credential,
     `${sessionPath(sessionId)}/tool-results/${encodeURIComponent(toolCallId)}`,
     { offset: String(offset), limit: String(TOOL_RESULT_PAGE_CHARACTERS), reason: AUDIT_REASON },
     toolResultPageJsonSchema,
@@ -74,12 +77,15 @@ export interface SessionTranscript {
 }
 
 /** The session and its whole transcript (up to {@link MAX_EXPORTED_MESSAGES}), following the cursor. */
-export async function readWholeTranscript(apiKey: string, sessionId: string): Promise<SessionTranscript> {
-  const first = await readSessionFirstPage(apiKey, sessionId);
+export async function readWholeTranscript(
+  credential: ApiCredential,
+  sessionId: string,
+): Promise<SessionTranscript> {
+  const first = await readSessionFirstPage(credential, sessionId);
   const messages = [...first.messages.items];
   let cursor = first.messages.nextCursor;
   while (cursor !== null && messages.length < MAX_EXPORTED_MESSAGES) {
-    const page = await readMessagesPage(apiKey, sessionId, cursor);
+    const page = await readMessagesPage(credential, sessionId, cursor);
     messages.push(...page.items);
     cursor = page.nextCursor;
   }

@@ -30,7 +30,7 @@ export async function handleMessagesPage(request: Request, { params }: Params<'i
   const { id } = await params;
   const cursor = new URL(request.url).searchParams.get('cursor');
   try {
-    const page = await readMessagesPage(signedIn.apiKey, id, cursor === '' ? null : cursor);
+    const page = await readMessagesPage(signedIn.credential, id, cursor === '' ? null : cursor);
     return Response.json(checkMessagesOf(page), { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     return fromError(error);
@@ -49,7 +49,7 @@ export async function handleToolResultPage(
   if (!/^\d{1,10}$/.test(offsetText))
     return failure(400, 'VALIDATION_FAILED', 'offset: must be a whole number of characters (0 or more)');
   try {
-    const page = await readToolResultPage(signedIn.apiKey, id, toolCallId, Number(offsetText));
+    const page = await readToolResultPage(signedIn.credential, id, toolCallId, Number(offsetText));
     return Response.json(page, { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     return fromError(error);
@@ -71,7 +71,7 @@ export async function handleTranscriptExport(request: Request, { params }: Param
     return failure(400, 'VALIDATION_FAILED', 'format: must be json or markdown');
   let transcript;
   try {
-    transcript = await readWholeTranscript(signedIn.apiKey, id);
+    transcript = await readWholeTranscript(signedIn.credential, id);
   } catch (error) {
     return fromError(error);
   }

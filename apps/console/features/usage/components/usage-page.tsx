@@ -21,7 +21,7 @@ export async function UsagePage({ searchParams }: { searchParams: SearchParams }
   let names: KeyNames = new Map();
   if (mayRead && problems.length === 0) {
     try {
-      report = await loadUsage(signedIn.apiKey, view);
+      report = await loadUsage(signedIn.credential, view);
     } catch (error) {
       failure = error;
     }
@@ -29,7 +29,7 @@ export async function UsagePage({ searchParams }: { searchParams: SearchParams }
   // Users are named, not shown by id, when the caller may list users (else the ids stay).
   if (report?.groupBy === 'user' && can(signedIn.principal, 'users:read'))
     names = await userNamesFor(
-      signedIn.apiKey,
+      signedIn.credential,
       report.totals.flatMap((total) => (total.key === null ? [] : [total.key])),
     );
   return (

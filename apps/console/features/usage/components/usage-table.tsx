@@ -1,4 +1,5 @@
 import type { UsageReportJson } from '@agentdesk/api-contract';
+import { visibleText } from '../../visible-text';
 import { groupingLabels, keyLabel, type KeyNames } from '../usage-view';
 
 const tokenFormat = new Intl.NumberFormat('en');
@@ -25,7 +26,7 @@ export function UsageTable({ report, names }: { report: UsageReportJson; names: 
         {report.items.map((item) => (
           <tr key={`${item.day} ${String(item.key)}`}>
             <td>{item.day}</td>
-            <td title={item.key !== null && names.has(item.key) ? item.key : undefined}>
+            <td title={item.key !== null && names.has(item.key) ? visibleText(item.key) : undefined}>
               {keyLabel(report.groupBy, item.key, names)}
             </td>
             <td className="number">{tokenFormat.format(item.inputTokens)}</td>

@@ -1,5 +1,5 @@
 import { pageJsonSchema, userJsonSchema } from '@agentdesk/api-contract';
-import { getFromApi } from '../../api-client';
+import { getFromApi, type ApiCredential } from '../../api-client';
 
 /** Ids one lookup may carry (`GET /v1/admin/users?ids=…` takes up to 100). */
 const IDS_PER_LOOKUP = 100;
@@ -16,7 +16,7 @@ const idLayout = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
  * failing the page.
  */
 export async function userNamesFor(
-  apiKey: string,
+  credential: ApiCredential,
   userIds: readonly string[],
 ): Promise<ReadonlyMap<string, string>> {
   const wanted = [...new Set(userIds)].filter((id) => idLayout.test(id));
@@ -25,7 +25,7 @@ export async function userNamesFor(
     for (let start = 0; start < wanted.length; start += IDS_PER_LOOKUP) {
       const ids = wanted.slice(start, start + IDS_PER_LOOKUP);
       const users = await getFromApi(
-        apiKey,
+        credential,
         '/v1/admin/users',
         { ids: ids.join(','), limit: String(IDS_PER_LOOKUP), reason: 'console: usage page (user names)' },
         usersPageSchema,

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { SsoRole } from '@agentdesk/storage';
+
+/**
+ * Which AgentDesk role a person gets from one claim of their ID token (or userinfo), as data:
+ * `{"claim":"groups","map":{"agentdesk-admins":"admin","agentdesk-viewers":"viewer"}}`.
+ * `qa` is accepted as another name of `viewer` (read-only QA across users: the role that exists).
+ */
+export interface RoleMapping {
+  readonly claim: string;
+  readonly map: Readonly<Record<string, SsoRole>>;
+}
+
+const roleNames = { admin: 'admin', viewer: 'viewer', qa: 'viewer', user: 'user', none: 'none' } as const;
+
+const mappingSchema = z
+  .object({
+    claim: z.string().min(1).max(200),
+    map: z.record(z.string().min(1).max(500), z.enum(['admin', 'viewer', 'qa', 'user', 'none'])),
+  })
+  .strict();
+
+/** The mapping, or a problem (never quoting the value: a typo'd secret could land in this variable). */
+export function parseRoleMapping(text: string): RoleMapping | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'must be JSON: {"claim":"groups","map":{"<value>":"admin"}}';
+  }
+  const parsed = mappingSchema.safeParse(json);
+  if (!parsed.success)
+    return 'must be {"claim":"<claim>","map":{"<value>":"admin|viewer|qa|user|none"}} with at least one value';
+  if (Object.keys(parsed.data.map).length === 0) return 'must map at least one claim value';
+  return {
+    claim: parsed.data.claim,
+    map: Object.fromEntries(Object.entries(parsed.data.map).map(([value, role]) => [value, roleNames[role]])),
+  };
+}
+
+/** Rank of a role, to pick the highest of several mapped values (a person in two groups). */
+const rank: Readonly<Record<SsoRole, number>> = { none: 0, user: 1, viewer: 2, admin: 3 };
+
+/**
+ * The role a claim's value gives: the highest mapped among its values (a string or a list of
+ * strings); `none` when no value is mapped — never a default role.
+ */
+export function roleFromClaims(mapping: RoleMapping, claims: Readonly<Record<string, unknown>>): SsoRole {
+  const value = claims[mapping.claim];
+  const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  let best: SsoRole = 'none';
+  for (const item of values) {
+    if (typeof item !== 'string' || !Object.hasOwn(mapping.map, item)) continue;
+    const role = mapping.map[item]!;
+    if (rank[role] > rank[best]) best = role;
+  }
+  return best;
+}

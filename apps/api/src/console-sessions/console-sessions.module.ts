@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { AdminConsoleSessionsController } from './admin-console-sessions.controller';
+import { ConsoleSessionsController } from './console-sessions.controller';
+import { ConsoleSessionsService } from './console-sessions.service';
+
+/** Console sign-ins kept on the server (see `auth/console-session-authenticator.ts` for their use). */
+@Module({
+  imports: [AuditModule],
+  controllers: [ConsoleSessionsController, AdminConsoleSessionsController],
+  providers: [ConsoleSessionsService],
+})
+export class ConsoleSessionsModule {}

@@ -1,0 +1,3 @@
+import { describeAuditTrail } from './suites/audit-trail.suite';
+
+describeAuditTrail('postgres');

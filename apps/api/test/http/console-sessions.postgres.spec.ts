@@ -1,0 +1,3 @@
+import { describeConsoleSessions } from './suites/console-sessions.suite';
+
+describeConsoleSessions('postgres');

@@ -1,0 +1,3 @@
+import { describeSecurityHeaders } from './suites/security-headers.suite';
+
+describeSecurityHeaders('sqlite');

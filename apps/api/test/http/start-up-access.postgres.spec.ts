@@ -1,0 +1,3 @@
+import { describeStartUpAccess } from './suites/start-up-access.suite';
+
+describeStartUpAccess('postgres');

@@ -1,0 +1,3 @@
+import { describeSsoSignIn } from './sso-sign-in.suite';
+
+describeSsoSignIn('postgres');

@@ -1,0 +1,4 @@
+import { handleSsoStart } from '../../../../features/auth';
+
+export const dynamic = 'force-dynamic';
+export const GET = handleSsoStart;

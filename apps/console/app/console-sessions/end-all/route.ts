@@ -1,0 +1,4 @@
+import { handleEndAllConsoleSessions } from '../../../features/console-sessions';
+
+export const dynamic = 'force-dynamic';
+export const POST = handleEndAllConsoleSessions;

@@ -1,0 +1,4 @@
+import { handleSchemaCheck } from '../../../features/lab';
+
+export const dynamic = 'force-dynamic';
+export const POST = handleSchemaCheck;

@@ -1,0 +1,4 @@
+import { handleSsoReturn } from '../../../features/auth';
+
+export const dynamic = 'force-dynamic';
+export const GET = handleSsoReturn;

@@ -1,0 +1,103 @@
+import type { ConsoleSessionJson } from '@agentdesk/api-contract';
+import { formatDateTime } from '../../transcript';
+import { visibleText } from '../../visible-text';
+import {
+  browserSummary,
+  consoleSessionsHref,
+  describeState,
+  type ConsoleSessionView,
+} from '../console-session-view';
+
+function personOf(session: ConsoleSessionJson): string {
+  if (session.user === null) return `…${session.userId.slice(-8)}`;
+  return visibleText(session.user.displayName ?? session.user.externalId);
+}
+
+/** Console sign-ins, newest first; "End" for open ones when the viewer may end them (a plain form post). */
+export function ConsoleSessionsTable({
+  sessions,
+  view,
+  canEnd,
+}: {
+  sessions: readonly ConsoleSessionJson[];
+  view: ConsoleSessionView;
+  canEnd: boolean;
+}) {
+  if (sessions.length === 0) return <p className="empty">No sign-in here.</p>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">Console sign-ins, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Person</th>
+            <th scope="col">Way in</th>
+            <th scope="col">Signed in</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Address</th>
+            <th scope="col">Browser</th>
+            <th scope="col">State</th>
+            {canEnd && <th scope="col">Action</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {sessions.map((session) => (
+            <tr key={session.id}>
+              <td>
+                <a
+                  href={consoleSessionsHref(view, { userId: session.userId, cursor: undefined })}
+                  title="Only this person’s sign-ins"
+                >
+                  {personOf(session)}
+                </a>
+              </td>
+              <td>{session.wayIn === 'api-key' ? 'API key' : 'single sign-on'}</td>
+              <td>
+                <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
+              </td>
+              <td>
+                <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
+              </td>
+              <td className="mono">
+                {session.clientAddress === null ? '—' : visibleText(session.clientAddress)}
+              </td>
+              <td title={session.userAgent === null ? undefined : visibleText(session.userAgent)}>
+                {session.userAgent === null ? '—' : visibleText(browserSummary(session.userAgent))}
+              </td>
+              <td>
+                {describeState(session)}
+                {session.status === 'open' && (
+                  <span className="muted">
+                    {' '}
+                    · ends by{' '}
+                    {formatDateTime(
+                      session.idleExpiresAt < session.absoluteExpiresAt
+                        ? session.idleExpiresAt
+                        : session.absoluteExpiresAt,
+                    )}
+                  </span>
+                )}
+              </td>
+              {canEnd && (
+                <td>
+                  {session.status === 'open' && (
+                    <form method="post" action="/console-sessions/end">
+                      <input type="hidden" name="sessionId" value={session.id} />
+                      <button
+                        type="submit"
+                        className="secondary"
+                        aria-label={`End ${personOf(session)}’s sign-in`}
+                      >
+                        End
+                      </button>
+                    </form>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

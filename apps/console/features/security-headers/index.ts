@@ -1,0 +1,8 @@
+export {
+  PERMISSIONS_POLICY,
+  STRICT_TRANSPORT_SECURITY,
+  contentSecurityPolicy,
+  newNonce,
+  securityHeaders,
+  type SecurityHeaderOptions,
+} from './security-headers';

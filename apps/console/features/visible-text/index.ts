@@ -1,0 +1,1 @@
+export { characterMarker, visibleText } from './visible-text';
