@@ -10,6 +10,10 @@ import { checkSandboxAfterCommand } from '../sandboxes/sandbox-after-command';
 import { type CommandResult, type RunCommandInput, runCommand } from '../sandboxes/run-command';
 import { RunnerConnection, RunnerLostError, type RunnerOutcome } from './runner-connection';
 
+/** A lost runner in a container that still looks running: looks (this far apart) before blaming the runner. */
+const lossSettleLooks = 4;
+const lossSettleMs = 250;
+
 /** After the timeout, how long the runner gets to report the kill before the API stops waiting. */
 const reportGraceMs = 5_000;
 
@@ -174,7 +178,17 @@ export class CommandExecutor {
     limits: CommandLimits,
   ): Promise<SandboxError> {
     this.forget(containerId);
-    const after = await checkSandboxAfterCommand(this.engine, containerId, undefined, noOomRead);
+    let after = await checkSandboxAfterCommand(this.engine, containerId, undefined, noOomRead);
+    // `docker rm -f` / `stop` can end the runner's stream a moment before the engine shows the
+    // container as removing or stopped: look again for a second before blaming the runner alone.
+    for (
+      let look = 0;
+      look < lossSettleLooks && after.engineReachable && after.containerState === 'running';
+      look++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, lossSettleMs));
+      after = await checkSandboxAfterCommand(this.engine, containerId, undefined, noOomRead);
+    }
     if (after.engineReachable && after.containerState === 'running') {
       // Only the runner died (killed from inside the sandbox): the next command starts a new one.
       return new SandboxError('engine-error', lost.message, { cause: lost, details: { ...lost.partial } });
