@@ -97,6 +97,27 @@ export default [
     },
   },
   {
+    // The console's browser tests run in Node beside the stack they start: they may use the server
+    // test tooling (the identity provider) that the console's own code, bound to the browser, may not.
+    files: ['apps/console/e2e/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:test-tooling'] },
+            {
+              sourceTag: 'scope:browser',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:browser', 'type:test-tooling'],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Build tooling config, not project code: it may read the workspace's shared test setup.
     files: ['**/vitest.config.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },

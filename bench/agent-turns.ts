@@ -21,7 +21,9 @@
  * BENCH_WINDOW (40), BENCH_CONCURRENCY (16), BENCH_THROUGHPUT_SESSIONS (64), BENCH_THROUGHPUT_ROUNDS (2),
  * BENCH_ROUND_MS (3000), BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL
  * (postgres://postgres@127.0.0.1:5432/test), BENCH_PROFILE=1 (run the API under `node --cpu-prof`),
- * BENCH_HISTORY_CACHE=off (the API without its per-process history cache, to compare).
+ * BENCH_HISTORY_CACHE=off (the API without its per-process history cache, to compare),
+ * BENCH_BASELINE_TREE (a checkout of earlier code, its node_modules linked: each engine is measured
+ * for that tree too, in the same run, rows marked "before").
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -48,6 +50,7 @@ const engines = (process.env['BENCH_ENGINES'] ?? 'sqlite,postgres').split(',') a
 const postgresServerUrl = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const profiling = process.env['BENCH_PROFILE'] === '1';
 const historyCacheOff = process.env['BENCH_HISTORY_CACHE'] === 'off';
+const baselineTree = process.env['BENCH_BASELINE_TREE'];
 
 const model = 'gpt-test';
 /** A user message of a realistic size (~40 tokens); the emulator answers its short default text. */
@@ -137,6 +140,8 @@ interface Samples {
 
 interface EngineResult {
   readonly engine: 'sqlite' | 'postgres';
+  /** The engine, and "before" for the baseline tree's run. */
+  readonly label: string;
   /** Turn 1 of fresh sessions. */
   readonly first: Samples;
   /** The last window of the long sessions' turns. */
@@ -175,6 +180,7 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<v
 async function measureEngine(
   engine: 'sqlite' | 'postgres',
   emulator: EmulatorProcess,
+  tree?: string,
 ): Promise<EngineResult> {
   const emulatorUrl = emulator.url;
   const database = engine === 'postgres' ? await freshPostgresDatabase() : undefined;
@@ -190,7 +196,10 @@ async function measureEngine(
         // The per-process history cache, off to compare (BENCH_HISTORY_CACHE=off).
         ...(historyCacheOff && { AGENTDESK_HISTORY_CACHE_TOKENS: '0' }),
       },
-      profileDirectory ? { cpuProfileDirectory: profileDirectory } : {},
+      {
+        ...(profileDirectory && { cpuProfileDirectory: profileDirectory }),
+        ...(tree !== undefined && { tree }),
+      },
     );
     const client: Client = { url: api.url, key: api.adminKey };
 
@@ -304,6 +313,7 @@ async function measureEngine(
     }
     return {
       engine,
+      label: tree === undefined ? engine : `${engine}, before (BENCH_BASELINE_TREE)`,
       first,
       late,
       modelAlone,
@@ -326,7 +336,11 @@ async function main(): Promise<void> {
   try {
     const aloneThroughput = await modelAloneThroughput(emulator.url);
     const results: EngineResult[] = [];
-    for (const engine of engines) results.push(await measureEngine(engine, emulator));
+    for (const engine of engines) {
+      // The earlier code first, then this code, on the same emulator and machine state.
+      if (baselineTree !== undefined) results.push(await measureEngine(engine, emulator, baselineTree));
+      results.push(await measureEngine(engine, emulator));
+    }
 
     const row = (label: string, samples: Samples, turn1?: Samples) =>
       `| ${label} | ${samples.latencies.length} | ${ms(p(samples.latencies, 0.5))} | ${ms(p(samples.latencies, 0.99))} | ${
@@ -345,7 +359,7 @@ async function main(): Promise<void> {
     for (const result of results) {
       lines.push(
         row(
-          `model call alone (SDK → emulator, one message), during the ${result.engine} run`,
+          `model call alone (SDK → emulator, one message), during the ${result.label} run`,
           result.modelAlone,
         ),
         row(`model call alone with turn 1's request`, result.modelFirstBody),
@@ -353,8 +367,8 @@ async function main(): Promise<void> {
           `model call alone with turn ${longTurns}'s request (${result.historyMessages} messages)`,
           result.modelLateBody,
         ),
-        row(`turn 1, ${result.engine}`, result.first, result.first),
-        row(`turn ${longTurns}, ${result.engine}`, result.late, result.first),
+        row(`turn 1, ${result.label}`, result.first, result.first),
+        row(`turn ${longTurns}, ${result.label}`, result.late, result.first),
       );
     }
     const added = (turnSamples: Samples, model: Samples) =>
@@ -368,7 +382,7 @@ async function main(): Promise<void> {
       ...results.map((result) => {
         const early = added(result.first, result.modelFirstBody);
         const lateAdded = added(result.late, result.modelLateBody);
-        return `| ${result.engine} | ${ms(early)} | ${ms(lateAdded)} | ${(lateAdded / early).toFixed(2)}× |`;
+        return `| ${result.label} | ${ms(early)} | ${ms(lateAdded)} | ${(lateAdded / early).toFixed(2)}× |`;
       }),
     );
     lines.push(
@@ -382,7 +396,7 @@ async function main(): Promise<void> {
     for (const result of results) {
       const { throughput } = result;
       lines.push(
-        `| turns, ${result.engine} | ${throughput.completed} | ${(throughput.completed / throughput.seconds).toFixed(0)} | ${ms(p(throughput.latencies, 0.5))} | ${ms(p(throughput.latencies, 0.99))} | ${(throughput.serverCpuMicroseconds / throughput.completed).toFixed(0)} |`,
+        `| turns, ${result.label} | ${throughput.completed} | ${(throughput.completed / throughput.seconds).toFixed(0)} | ${ms(p(throughput.latencies, 0.5))} | ${ms(p(throughput.latencies, 0.99))} | ${(throughput.serverCpuMicroseconds / throughput.completed).toFixed(0)} |`,
       );
     }
     const check = (met: boolean) => (met ? 'met' : '**missed**');
@@ -392,8 +406,8 @@ async function main(): Promise<void> {
       const perSecond = result.throughput.completed / result.throughput.seconds;
       const floor = result.engine === 'sqlite' ? 800 : 500;
       lines.push(
-        `| ${result.engine}: turn ${longTurns} p50 ≤ 1.5× turn 1 p50 | ${ratio.toFixed(2)}× | ${check(ratio <= 1.5)} |`,
-        `| ${result.engine}: ≥ ${floor} turns/s at ${concurrency} in flight | ${perSecond.toFixed(0)} | ${check(perSecond >= floor)} |`,
+        `| ${result.label}: turn ${longTurns} p50 ≤ 1.5× turn 1 p50 | ${ratio.toFixed(2)}× | ${check(ratio <= 1.5)} |`,
+        `| ${result.label}: ≥ ${floor} turns/s at ${concurrency} in flight | ${perSecond.toFixed(0)} | ${check(perSecond >= floor)} |`,
       );
     }
     for (const result of results) if (result.profile) lines.push('', result.profile);

@@ -135,11 +135,21 @@ async function main(): Promise<void> {
         bareExec(),
         cliExec(),
       ]);
-    for (let index = 0; index < runs; index++) {
-      await time(ours, () => sandbox.exec({ command: 'true' }));
-      await time(oursExec, () => execSandbox.exec({ command: 'true' }));
-      await time(bare, bareExec);
-      await time(cli, cliExec);
+    // In rounds of blocks (20 calls of one path, then the next), with a pause between blocks: a
+    // Docker exec (and the CLI's process) leaves the engine cleaning up after it returns, which
+    // would land on whichever call comes next if the paths alternated call by call.
+    const paths: Array<[number[], () => Promise<unknown>]> = [
+      [ours, () => sandbox.exec({ command: 'true' })],
+      [oursExec, () => execSandbox.exec({ command: 'true' })],
+      [bare, bareExec],
+      [cli, cliExec],
+    ];
+    const block = 20;
+    for (let round = 0; round < Math.ceil(runs / block); round++) {
+      for (const [samples, call] of paths) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        for (let index = 0; index < block; index++) await time(samples, call);
+      }
     }
 
     // 4. a new session's first command, its container from the warm pool (refilled untimed).

@@ -5,16 +5,25 @@
  * With no provider key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or
  * GOOGLE_API_KEY), model calls go to the local provider emulator, started here and announced as
  * such: answers are canned, not a model's. With a key, the same code talks to the real provider.
+ *
+ * `npm start -- --demo-sso` also starts a local OpenID provider and turns single sign-on on for it
+ * (`demo-sso.ts`); never without the flag.
  */
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { startProviderEmulator } from '@agentdesk/provider-emulator';
 import { startConsole } from './console-server';
+import { DEMO_SSO_FLAG, startDemoSso } from './demo-sso';
 import { prepareSandboxForStart } from './sandbox-banner';
 
 const providerKeyVariables = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
 
 async function main(): Promise<void> {
+  const unknown = process.argv.slice(2).filter((argument) => argument !== DEMO_SSO_FLAG);
+  if (unknown.length > 0) {
+    console.error(`npm start: unknown option ${unknown.join(' ')} (the one option is ${DEMO_SSO_FLAG})`);
+    process.exit(2);
+  }
   const offline = !providerKeyVariables.some((name) => process.env[name]);
   if (offline) {
     const emulator = await startProviderEmulator({ defaultChunkSize: 4 });
@@ -35,6 +44,13 @@ async function main(): Promise<void> {
         '',
       ].join('\n'),
     );
+  }
+  let demoSsoBanner: string | undefined;
+  if (process.argv.includes(DEMO_SSO_FLAG)) {
+    const demo = await startDemoSso(apiPort(), consolePort());
+    // The operator's own values win over the demo's.
+    for (const [name, value] of Object.entries(demo.environment)) process.env[name] ??= value;
+    demoSsoBanner = demo.banner;
   }
   const sandboxBanner = await prepareSandboxForStart(process.env);
   // The API's decorators need its own tsconfig; load it the way apps/api/src/main.ts does.
@@ -63,16 +79,22 @@ async function main(): Promise<void> {
       '',
       sandboxBanner,
       '',
+      ...(demoSsoBanner === undefined ? [] : [demoSsoBanner, '']),
       `AgentDesk console: ${consoleUrl}  — sign in with ${generatedAdminKey ? 'the admin key above' : 'an admin or viewer key (a new one: npm run admin-key)'}`,
       '',
     ].join('\n'),
   );
 }
 
+/** `PORT`, else 3000 (as the API reads it). */
+function apiPort(): number {
+  return Number(process.env.PORT || '3000');
+}
+
 /** `CONSOLE_PORT`, else the port after the API's. */
 function consolePort(): number {
   const configured = process.env.CONSOLE_PORT;
-  if (configured === undefined || configured === '') return Number(process.env.PORT ?? '3000') + 1;
+  if (configured === undefined || configured === '') return apiPort() + 1;
   const port = Number(configured);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
     console.error(`CONSOLE_PORT must be a port number (1–65535), got "${configured}"`);

@@ -24,21 +24,23 @@ export function newAdminKey(): string {
  */
 export async function startApiProcess(
   environment: Record<string, string>,
-  options: { cpuProfileDirectory?: string } = {},
+  /** `tree`: a checkout of other code to start instead of this one (a baseline; its node_modules present). */
+  options: { cpuProfileDirectory?: string; tree?: string } = {},
 ): Promise<ApiProcess> {
+  const tree = options.tree ?? workspaceRoot;
   const folder = mkdtempSync(join(tmpdir(), 'agentdesk-bench-'));
   const adminKey = newAdminKey();
   try {
     const server = await startServerProcess({
       name: 'AgentDesk API',
-      cwd: workspaceRoot,
+      cwd: tree,
       args: [
         ...(options.cpuProfileDirectory
           ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDirectory}`]
           : []),
         '--import',
         'tsx',
-        join(workspaceRoot, 'apps/api/src/main.ts'),
+        join(tree, 'apps/api/src/main.ts'),
       ],
       env: {
         PATH: process.env['PATH'] ?? '',

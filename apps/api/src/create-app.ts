@@ -9,6 +9,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
 import { AuditTrail, registerAuditTrail } from './audit/audit-trail';
 import { FailedAttemptBudget } from './audit/failed-attempt-budget';
+import { recordAdminKeyStoredAtStart } from './audit/host-command-audit';
 import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
 import { refuseForeignDevModeRequests } from './http/dev-mode-request-guard';
@@ -79,6 +80,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       options.clock === undefined ? {} : { clock: options.clock },
     );
     const bootstrap = await bootstrapAccess(repositories, config, logger);
+    if (bootstrap.storedAdminKey !== undefined)
+      await recordAdminKeyStoredAtStart(repositories, bootstrap.storedAdminKey, 'environment');
     // Turns a crash interrupted are marked failed so their sessions take messages again. A SQLite
     // file has one server process, so every running turn at start is stale; on PostgreSQL other
     // replicas may be mid-turn, so only expired leases are (the rest are swept once they expire:

@@ -1,5 +1,5 @@
 import { explainDatabaseOpenFailure } from '@agentdesk/storage';
-import { issueFirstAdminKey } from './auth/bootstrap-access';
+import { issueFirstAdminKeyAtStart } from './startup/first-admin-key';
 import { RedisUnavailableError } from './cluster/redis-connection';
 import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { createApp, type AgentDeskApi } from './create-app';
@@ -39,7 +39,7 @@ export async function startApi(): Promise<StartedApi> {
   console.log(`AgentDesk API listening on ${url}  (docs: ${url}/docs, OpenAPI: ${url}/openapi.json)`);
   const generatedAdminKey =
     api.bootstrap.adminKeySource === 'none'
-      ? await issueFirstAdminKey(api.repositories, api.logger)
+      ? await issueFirstAdminKeyAtStart(api.repositories, api.logger)
       : undefined;
   if (generatedAdminKey !== undefined) {
     console.log(

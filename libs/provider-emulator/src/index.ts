@@ -1,5 +1,11 @@
 export { startProviderEmulator, type ProviderEmulator, type ProviderEmulatorOptions } from './emulator';
 export type { ProviderName, RecordedRequest } from './types';
+export {
+  startIdentityProvider,
+  type IdentityAccount,
+  type IdentityProvider,
+  type IdentityProviderOptions,
+} from './identity/identity-provider';
 export type {
   AnswerReply,
   AnswerReplyCommon,

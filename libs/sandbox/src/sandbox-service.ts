@@ -85,7 +85,10 @@ export class SandboxService {
       logger: this.logger,
       ...(options.lock ? { lock: options.lock } : {}),
       ...(options.restoreBaseImage ? { restoreBaseImage: options.restoreBaseImage } : {}),
-      onImageBuilt: (imageId) => void this.pool.replaceAll(imageId),
+      onImageBuilt: (imageId) => {
+        this.containers.forgetImageTag();
+        void this.pool.replaceAll(imageId);
+      },
     });
     this.containers = new SessionContainers(
       this.engine,
@@ -93,6 +96,7 @@ export class SandboxService {
       this.pool,
       () => this.currentImageId(),
       this.logger,
+      (containerId) => this.commands.hasOpenRunner(containerId),
     );
   }
 

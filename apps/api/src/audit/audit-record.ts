@@ -80,7 +80,7 @@ export function auditRecordOf(answered: AnsweredRequest): NewAuditEntry | undefi
     actorPrincipalId: answered.principal.id,
     actorKind: answered.principal.kind,
     actorApiKeyId: answered.principal.apiKeyId,
-    wayIn: answered.wayIn ?? null,
+    wayIn: change?.wayIn ?? answered.wayIn ?? null,
     target: targetOf(answered),
     targetUserId: change?.targetUserId ?? null,
     sessionId: change?.sessionId ?? null,

@@ -1,5 +1,9 @@
 import type { JsonObject } from '@agentdesk/storage';
+import type { WayIn } from '../routes/route-policy';
 import type { AuditTargetKind } from './audited';
+
+/** How the actor of a record came in: a way in of the guard, or a single sign-on (`oidc`, public routes). */
+export type AuditWayIn = WayIn | 'oidc';
 
 /**
  * What an audited request changed, as only its handler knows it (the id of a key it created, the
@@ -11,6 +15,8 @@ export interface AuditedChange {
   /** The user the change concerns (a key's holder, a session's owner). */
   readonly targetUserId?: string | null;
   readonly sessionId?: string | null;
+  /** The way in, where the guard did not see it (a sign-in finished on a public route). */
+  readonly wayIn?: AuditWayIn;
   /** Facts worth keeping (a key's role, a run's models); never a secret. */
   readonly details?: JsonObject;
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { ConfigError, type AppConfig } from '../config/app-config';
 import { StorageError, StorageErrorCode, type ApiKey, type Repositories } from '@agentdesk/storage';
 import { hashApiKey, hashesEqual, parseApiKey } from '../core/api-key-format';
-import { ADMIN_EXTERNAL_ID, issueFirstAdminKeyOnce } from './admin-keys';
+import { ADMIN_EXTERNAL_ID, issueFirstAdminKeyOnce, type IssuedAdminKey } from './admin-keys';
 import { findOrCreateLocalUser } from './local-user';
 
 /** The local user the dev-mode anonymous principal acts as. */
@@ -17,6 +17,8 @@ export interface BootstrapResult {
   readonly adminKeySource: 'environment' | 'existing' | 'none';
   /** The stored user of the dev-mode anonymous principal; null outside dev mode. */
   readonly devUserId: string | null;
+  /** The key this start stored from `AGENTDESK_ADMIN_KEY` (not when it existed already): for the audit log. */
+  readonly storedAdminKey: ApiKey | undefined;
 }
 
 /**
@@ -42,11 +44,15 @@ export async function bootstrapAccess(
   const environmentKey = config.auth.adminKey?.reveal();
 
   if (environmentKey !== undefined) {
-    await ensureEnvironmentAdminKey(repositories, environmentKey);
+    const storedAdminKey = await ensureEnvironmentAdminKey(repositories, environmentKey);
     logger.info('admin key from AGENTDESK_ADMIN_KEY is active');
-    return { adminKeySource: 'environment', devUserId };
+    return { adminKeySource: 'environment', devUserId, storedAdminKey };
   }
-  return { adminKeySource: (await hasAnyKey(repositories)) ? 'existing' : 'none', devUserId };
+  return {
+    adminKeySource: (await hasAnyKey(repositories)) ? 'existing' : 'none',
+    devUserId,
+    storedAdminKey: undefined,
+  };
 }
 
 /**
@@ -58,7 +64,7 @@ export async function bootstrapAccess(
 export async function issueFirstAdminKey(
   repositories: Repositories,
   logger: Logger,
-): Promise<string | undefined> {
+): Promise<IssuedAdminKey | undefined> {
   // The common case (keys exist) needs no lock: only a new database goes on to `createFirst`.
   if (await hasAnyKey(repositories)) return undefined;
   const issued = await issueFirstAdminKeyOnce(repositories, 'Bootstrap admin key (first start)');
@@ -67,7 +73,7 @@ export async function issueFirstAdminKey(
     { apiKeyPrefix: issued.stored.prefix },
     'first start: created an admin API key (printed once on the console, never logged)',
   );
-  return issued.key;
+  return issued;
 }
 
 async function hasAnyKey(repositories: Repositories): Promise<boolean> {
@@ -81,15 +87,21 @@ async function hasAnyKey(repositories: Repositories): Promise<boolean> {
  * start goes on); a revoked key, a key of another role, or another key under the same id stops the
  * start with a message that says which.
  */
-async function ensureEnvironmentAdminKey(repositories: Repositories, key: string): Promise<void> {
+async function ensureEnvironmentAdminKey(
+  repositories: Repositories,
+  key: string,
+): Promise<ApiKey | undefined> {
   const parsed = parseApiKey(key);
   if (parsed === undefined) throw new ConfigError(['AGENTDESK_ADMIN_KEY: not in the API key format']);
   const secretHash = hashApiKey(key);
   const stored = await findById(repositories, parsed.keyId);
-  if (stored !== undefined) return verifyEnvironmentAdminKey(stored, parsed.visiblePrefix, secretHash);
+  if (stored !== undefined) {
+    verifyEnvironmentAdminKey(stored, parsed.visiblePrefix, secretHash);
+    return undefined;
+  }
   const admin = await findOrCreateLocalUser(repositories, ADMIN_EXTERNAL_ID, 'Administrator');
   try {
-    await repositories.apiKeys.create({
+    return await repositories.apiKeys.create({
       id: parsed.keyId,
       prefix: parsed.visiblePrefix,
       secretHash,
@@ -103,6 +115,7 @@ async function ensureEnvironmentAdminKey(repositories: Repositories, key: string
     const winner = await findById(repositories, parsed.keyId);
     if (winner === undefined) throw error;
     verifyEnvironmentAdminKey(winner, parsed.visiblePrefix, secretHash);
+    return undefined;
   }
 }
 

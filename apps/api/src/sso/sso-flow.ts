@@ -10,8 +10,9 @@ import type { OidcProfile } from './oidc-strategy';
 import { OIDC_STRATEGY, OidcRegistration } from './oidc-registration';
 import { flowCookieHeader, FlowCookieSealer, readFlowCookie } from './sso-flow-cookie';
 import { problemOfError, problemOfOutcome } from './sso-failure';
+import { SsoRefusalAudit } from './sso-refusal-audit';
 import { SsoSignInService } from './sso-sign-in.service';
-import type { SsoProblem } from './sso-problems';
+import { SsoSignInError, type SsoProblem } from './sso-problems';
 
 /**
  * The browser's two stops at the API during a sign-in. Every ending is a redirect to the console —
@@ -29,6 +30,7 @@ export class SsoFlow {
     @Inject(PASSPORT) private readonly passport: PassportAuthenticator,
     @Inject(OidcRegistration) private readonly registration: OidcRegistration,
     @Inject(SsoSignInService) private readonly signIn: SsoSignInService,
+    @Inject(SsoRefusalAudit) private readonly refusals: SsoRefusalAudit,
   ) {}
 
   async start(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -42,6 +44,7 @@ export class SsoFlow {
         return this.endWith(
           request,
           reply,
+          'start',
           outcome.kind === 'redirect' ? 'sign-in-failed' : problemOfOutcome(outcome),
         );
       }
@@ -51,7 +54,7 @@ export class SsoFlow {
       );
       await reply.status(302).header('location', outcome.location).send();
     } catch (error) {
-      await this.endWith(request, reply, problemOfError(error), error);
+      await this.endWith(request, reply, 'start', problemOfError(error), error);
     }
   }
 
@@ -68,7 +71,7 @@ export class SsoFlow {
         query.get('state') !== flow['state'] ||
         (!query.has('code') && !query.has('error'))
       ) {
-        return await this.endWith(request, reply, 'state-mismatch');
+        return await this.endWith(request, reply, 'callback', 'state-mismatch');
       }
       await this.registration.ensureRegistered();
       const outcome = await runStrategy(this.passport, OIDC_STRATEGY, request, { [OIDC_STRATEGY]: flow });
@@ -76,20 +79,25 @@ export class SsoFlow {
         return await this.endWith(
           request,
           reply,
+          'callback',
           problemOfOutcome(outcome),
           outcome.kind === 'error' ? outcome.error : undefined,
         );
       const code = await this.signIn.complete(outcome.user as OidcProfile);
       await reply.status(302).header('location', this.consoleUrl({ code })).send();
     } catch (error) {
-      await this.endWith(request, reply, problemOfError(error), error);
+      await this.endWith(request, reply, 'callback', problemOfError(error), error);
     }
   }
 
-  /** Sends the browser to the console's page for `problem` (logged here with what caused it, for the operator). */
+  /**
+   * Sends the browser to the console's page for `problem`: logged with what caused it, for the
+   * operator, and recorded in the audit log as a refused sign-in.
+   */
   private async endWith(
     request: FastifyRequest,
     reply: FastifyReply,
+    step: 'start' | 'callback',
     problem: SsoProblem,
     cause?: unknown,
   ): Promise<void> {
@@ -97,6 +105,8 @@ export class SsoFlow {
       { problem, requestId: request.id, err: cause instanceof Error ? cause : undefined },
       'single sign-on refused',
     );
+    const userId = cause instanceof SsoSignInError ? cause.userId : undefined;
+    await this.refusals.record(request, { problem, step, ...(userId === undefined ? {} : { userId }) });
     await reply.status(302).header('location', this.consoleUrl({ problem })).send();
   }
 

@@ -14,10 +14,14 @@ export type SsoProblem = SsoProblemCode;
 export class SsoSignInError extends Error {
   override readonly name = 'SsoSignInError';
 
+  /** The person, when the provider had vouched for them before the refusal (no mapped role). */
+  readonly userId: string | undefined;
+
   constructor(
     readonly problem: SsoProblem,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; userId?: string },
   ) {
     super(`Single sign-on refused: ${problem}`, options);
+    this.userId = options?.userId;
   }
 }

@@ -50,7 +50,7 @@ export class SsoSignInService {
     if (previousRole !== undefined && roleRank[role] < roleRank[previousRole]) {
       await this.repositories.consoleSessions.endAllOfUser(identity.userId, 'role-changed');
     }
-    if (role === 'none') throw new SsoSignInError('no-role');
+    if (role === 'none') throw new SsoSignInError('no-role', { userId: identity.userId });
     const code = randomBytes(32).toString('base64url');
     await this.repositories.ssoIdentities.createSignInCode(
       hashCode(code),

@@ -19,6 +19,7 @@ import { Refuses, Returns } from '../http/openapi-decorators';
 import { ValidBody } from '../http/validated';
 import { Public } from '../routes/route-policy';
 import { SsoFlow } from './sso-flow';
+import { SsoRefusalAudit } from './sso-refusal-audit';
 import { SsoSignInService } from './sso-sign-in.service';
 import { SsoSignInError } from './sso-problems';
 
@@ -38,6 +39,7 @@ export class SsoController {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(SsoFlow) private readonly flow: SsoFlow,
     @Inject(SsoSignInService) private readonly signIn: SsoSignInService,
+    @Inject(SsoRefusalAudit) private readonly refusals: SsoRefusalAudit,
   ) {}
 
   @Get()
@@ -97,11 +99,14 @@ export class SsoController {
       request.auditedChange = {
         target: { kind: 'console-session', id: created.session.id },
         targetUserId: principal.id,
-        details: { consoleSessionId: created.session.id, wayIn: 'oidc' },
+        wayIn: 'oidc',
+        details: { consoleSessionId: created.session.id },
       };
       return created;
     } catch (error) {
       if (error instanceof SsoSignInError) {
+        // Nobody is named by an unknown or used code: the trail would write no record of it.
+        await this.refusals.record(request, { problem: error.problem, step: 'exchange' });
         throw new ApiError(
           ApiErrorCode.Unauthenticated,
           'This sign-in code is unknown, expired or used already',

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  startOidcTestProvider,
-  type OidcTestProvider,
-  type TestAccount,
-} from '../support/oidc-test-provider';
+  startIdentityProvider,
+  type IdentityAccount as TestAccount,
+  type IdentityProvider,
+} from '@agentdesk/provider-emulator';
 import type { Engine } from '../support/engines';
 import { startTestApi, type TestApi } from '../support/test-api';
 
@@ -75,7 +75,7 @@ class CookieJar {
 /** The scenarios, on one engine. */
 export function describeSsoSignIn(engine: Engine): void {
   describe(`single sign-on with OpenID Connect (${engine})`, () => {
-    let provider: OidcTestProvider;
+    let provider: IdentityProvider;
     let test: TestApi;
 
     const ssoEnvironment = (issuer: string, clientSecret: string): Record<string, string> => ({
@@ -94,7 +94,8 @@ export function describeSsoSignIn(engine: Engine): void {
     });
 
     beforeAll(async () => {
-      provider = await startOidcTestProvider({
+      provider = await startIdentityProvider({
+        clientId: 'agentdesk-test',
         redirectUri: `${apiPublicUrl}/v1/sso/callback`,
         accounts: [alice, victor, nobody, outsider],
       });
@@ -216,9 +217,11 @@ export function describeSsoSignIn(engine: Engine): void {
       expect(user.displayName).toBe('Alice Admin');
       // The sign-in is in the audit log, with the person as its actor and the session as its target.
       const audit = await test.database.repositories.audit.list({}, {});
-      expect(audit.items.find((entry) => entry.action === 'console.sign-in')).toMatchObject({
+      expect(
+        audit.items.find((entry) => entry.action === 'console.sign-in' && entry.outcome === 'succeeded'),
+      ).toMatchObject({
         actorPrincipalId: session.userId,
-        outcome: 'succeeded',
+        wayIn: 'oidc',
         target: { kind: 'console-session' },
       });
       const sso = await test.database.repositories.ssoIdentities.findByUserId(session.userId);
@@ -230,9 +233,33 @@ export function describeSsoSignIn(engine: Engine): void {
       });
     });
 
-    it('refuses a person in no mapped group (no default role)', async () => {
+    /** A moment after every record so far (the test clock stands still unless moved). */
+    function mark(): Date {
+      test.database.clock.advance(1000);
+      return new Date(test.database.clock.now());
+    }
+
+    /** The refused sign-ins recorded since `since` (newest first). */
+    async function refusedSignIns(since: Date) {
+      const audit = await test.database.repositories.audit.list(
+        { action: 'console.sign-in', outcome: 'refused', from: since },
+        {},
+      );
+      return audit.items;
+    }
+
+    it('refuses a person in no mapped group (no default role), recorded with them as the actor', async () => {
+      const since = mark();
       const { ending } = await signIn(nobody.subject);
       expect(ending).toEqual({ problem: 'no-role' });
+      const [refusal] = await refusedSignIns(since);
+      const sso = await test.database.repositories.ssoIdentities.findByUserId(refusal!.actorPrincipalId);
+      expect(sso?.subject).toBe(nobody.subject);
+      expect(refusal).toMatchObject({
+        actorKind: 'user',
+        wayIn: 'oidc',
+        details: { problem: 'no-role', step: 'callback' },
+      });
     });
 
     it('refuses an email outside the allowed domains', async () => {
@@ -241,6 +268,7 @@ export function describeSsoSignIn(engine: Engine): void {
     });
 
     it('refuses a callback whose state is not this browser’s sign-in', async () => {
+      const since = mark();
       const jar = new CookieJar();
       provider.signInAs(alice.subject);
       const started = await browse(`${apiPublicUrl}/v1/sso/start`, jar);
@@ -251,6 +279,13 @@ export function describeSsoSignIn(engine: Engine): void {
       const bare = await follow(`${apiPublicUrl}/v1/sso/callback?code=x&state=y`, new CookieJar());
       expect(bare.ending).toEqual({ problem: 'state-mismatch' });
       expect(started.location).toContain(provider.issuer);
+      // Both refusals are in the audit log; nobody is named by them.
+      const refusals = await refusedSignIns(since);
+      expect(refusals.map((entry) => entry.details)).toEqual([
+        { problem: 'state-mismatch', step: 'callback' },
+        { problem: 'state-mismatch', step: 'callback' },
+      ]);
+      expect(new Set(refusals.map((entry) => entry.actorKind))).toEqual(new Set(['unauthenticated']));
     });
 
     it('refuses a replayed authorization code and a replayed one-time code', async () => {
@@ -267,9 +302,14 @@ export function describeSsoSignIn(engine: Engine): void {
 
       const code = (first.ending as { code: string }).code;
       expect((await exchange(code)).statusCode).toBe(201);
+      const since = mark();
       const again = await exchange(code);
       expect(again.statusCode).toBe(401);
       expect(again.body).not.toContain(code);
+      expect((await refusedSignIns(since))[0]).toMatchObject({
+        wayIn: 'oidc',
+        details: { problem: 'code-invalid', step: 'exchange' },
+      });
     });
 
     it('refuses an expired ID token', async () => {

@@ -30,7 +30,11 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<S
               {message}
             </p>
           )}
-          <SsoSignIn providerName={options.sso.providerName} alone={!options.keySignIn} />
+          <SsoSignIn
+            providerName={options.sso.providerName}
+            alone={!options.keySignIn}
+            returnPath={returnPath}
+          />
         </>
       )}
       {options.keySignIn && <SignInForm error={message} returnPath={returnPath} />}

@@ -10,18 +10,33 @@ const bin = (name: string) => join(workspaceRoot, 'node_modules/.bin', name);
 
 export interface AlternateStack {
   consoleUrl: string;
+  apiUrl: string;
   adminKey: string;
+  /** The API's output so far (pino JSON lines), for tests that check what it logged. */
+  apiOutput(): string;
   stop(): Promise<void>;
 }
 
+/** Ports chosen before the start, for a stack whose environment must name its own URLs (single sign-on). */
+export interface AlternatePorts {
+  readonly api: number;
+  readonly console: number;
+}
+
+/** Two free loopback ports for `startAlternateStack`. */
+export async function alternatePorts(): Promise<AlternatePorts> {
+  return { api: await freePort(), console: await freePort() };
+}
+
 /**
- * A second API (its own SQLite file, the shared provider emulator) configured by `sandboxEnvironment`,
+ * A second API (its own SQLite file, the shared provider emulator) configured by `apiEnvironment`,
  * and a console of its own in front of it (the console talks to one API): for pages that must be
  * seen against an API set up differently from the shared one — a sandbox turned off, an engine that
- * refuses connections. Stopping it removes both processes and the folder.
+ * refuses connections, single sign-on. Stopping it removes both processes and the folder.
  */
 export async function startAlternateStack(
-  sandboxEnvironment: Record<string, string>,
+  apiEnvironment: Record<string, string>,
+  ports?: AlternatePorts,
 ): Promise<AlternateStack> {
   const directory = mkdtempSync(join(tmpdir(), 'agentdesk-console-e2e-alt-'));
   const started: Started[] = [];
@@ -31,7 +46,7 @@ export async function startAlternateStack(
     rmSync(directory, { recursive: true, force: true });
   };
   try {
-    const [apiPort, consolePort] = [await freePort(), await freePort()];
+    const { api: apiPort, console: consolePort } = ports ?? (await alternatePorts());
     const adminKey = newAdminKey();
     const emulatorUrl = process.env.E2E_EMULATOR_URL ?? '';
     const quietEnvironment = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', LOG_LEVEL: 'warn' };
@@ -44,7 +59,7 @@ export async function startAlternateStack(
         DATABASE_URL: `sqlite:${join(directory, 'agentdesk.db')}`,
         AGENTDESK_ADMIN_KEY: adminKey,
         ...emulatorProviders(emulatorUrl),
-        ...sandboxEnvironment,
+        ...apiEnvironment,
       },
     });
     started.push(api);
@@ -61,7 +76,7 @@ export async function startAlternateStack(
       waitForHttp(`${apiUrl}/readyz`, api),
       waitForHttp(`${consoleUrl}/sign-in`, consoleServer),
     ]);
-    return { consoleUrl, adminKey, stop };
+    return { consoleUrl, apiUrl, adminKey, apiOutput: () => api.output(), stop };
   } catch (error) {
     await stop();
     throw error;

@@ -25,6 +25,8 @@ const reportGraceMs = 5_000;
  */
 export class CommandExecutor {
   private readonly runners = new Map<string, Promise<RunnerConnection | undefined>>();
+  /** The runners whose stream is up, by container: read synchronously on every command's hot path. */
+  private readonly connected = new Map<string, RunnerConnection>();
 
   constructor(
     private readonly engine: EngineClient,
@@ -86,10 +88,16 @@ export class CommandExecutor {
     }
   }
 
+  /** Whether the container's runner stream is open now (so the container is running). */
+  hasOpenRunner(containerId: string): boolean {
+    return this.connected.get(containerId)?.isOpen === true;
+  }
+
   /** Closes the runner of a container that is going away. */
   forget(containerId: string): void {
     const runner = this.runners.get(containerId);
     this.runners.delete(containerId);
+    this.connected.delete(containerId);
     void runner?.then((connection) => connection?.close()).catch(() => undefined);
   }
 
@@ -112,8 +120,11 @@ export class CommandExecutor {
     starting.then(
       (connection) => {
         // A removed container's stream ends: its entry goes with it.
+        if (connection !== undefined && this.runners.get(containerId) === starting)
+          this.connected.set(containerId, connection);
         void connection?.closed.then(() => {
           if (this.runners.get(containerId) === starting) this.runners.delete(containerId);
+          if (this.connected.get(containerId) === connection) this.connected.delete(containerId);
         });
         if (!connection)
           this.logger.info(

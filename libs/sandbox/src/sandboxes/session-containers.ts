@@ -35,6 +35,9 @@ export interface SandboxContainerInfo {
 /** How many pool containers one acquire tries to rename before it starts one cold. */
 const maxPoolAttempts = 3;
 
+/** How long the tag's image id read at an idle point is trusted before the engine is asked again. */
+const tagImageReuseMs = 1_000;
+
 /**
  * One container per session, named `<owner>-session-<sessionId>`: the engine's unique names make
  * "one per session" hold across processes (a second create or rename gets 409 and uses the
@@ -48,6 +51,10 @@ export class SessionContainers {
   private readonly notices = new Map<string, string>();
   /** Old containers of sessions being moved to the current image (renamed, not yet removed). */
   private readonly retiring = new Set<string>();
+  /** Each session's container as last checked, and the image it runs. */
+  private readonly checked = new Map<string, { readonly containerId: string; readonly imageId: string }>();
+  /** The tag's image id as last read at an idle point, and when. */
+  private tagImage: { readonly id: string | undefined; readonly readAt: number } | undefined;
 
   constructor(
     private readonly engine: EngineClient,
@@ -55,7 +62,14 @@ export class SessionContainers {
     private readonly pool: WarmPool,
     private readonly currentImageId: () => Promise<string>,
     private readonly logger: SandboxLogger,
+    /** True while the container's runner stream is open, which it is only while the container runs. */
+    private readonly isLive: (containerId: string) => boolean = () => false,
   ) {}
+
+  /** Forgets the tag's image id read at an idle point (a build of this process moved the tag). */
+  forgetImageTag(): void {
+    this.tagImage = undefined;
+  }
 
   /**
    * The running container of a session, created (or taken from the pool) when there is none. With
@@ -116,6 +130,7 @@ export class SessionContainers {
 
   /** Deleting a session removes its container (and its workspace). */
   async remove(sessionId: string): Promise<void> {
+    this.checked.delete(sessionId);
     this.lastUsed.delete(sessionId);
     this.notices.delete(sessionId);
     await this.engine.removeContainer(sessionContainerName(this.config.ownerId, sessionId));
@@ -141,6 +156,7 @@ export class SessionContainers {
       if (now - lastUse < this.config.idleTimeoutMs) continue;
       await this.engine.removeContainer(container.id);
       this.lastUsed.delete(container.sessionId);
+      this.checked.delete(container.sessionId);
       reaped.push(container.sessionId);
       this.logger.info(`[sandbox] reaped idle sandbox of session ${container.sessionId}`);
     }
@@ -165,14 +181,30 @@ export class SessionContainers {
   }
 
   private async findOrCreate(sessionId: string, replaceStale: boolean): Promise<string> {
+    // The hot path of every command: a container whose runner stream is open is running (the
+    // stream ends when it stops or goes), so no engine call is needed — unless this is an idle
+    // point and the tag may have moved since it was last read (a build here forgets it at once;
+    // another replica's build is seen within `tagImageReuseMs`).
+    const known = this.checked.get(sessionId);
+    if (known !== undefined && this.isLive(known.containerId)) {
+      if (!replaceStale) return known.containerId;
+      const tag = this.tagImage;
+      if (tag !== undefined && Date.now() - tag.readAt < tagImageReuseMs && tag.id === known.imageId)
+        return known.containerId;
+    }
+    this.checked.delete(sessionId);
     const name = sessionContainerName(this.config.ownerId, sessionId);
     // The tag's id only matters at an idle point; read beside the container, not after it.
     const [existing, current] = await Promise.all([
       this.engine.inspectContainer(name),
       replaceStale ? this.engine.inspectImage(this.config.tag) : undefined,
     ]);
+    if (replaceStale) this.tagImage = { id: current?.Id, readAt: Date.now() };
     if (existing?.State.Running) {
-      if (!current || existing.Image === current.Id) return existing.Id;
+      if (!current || existing.Image === current.Id) {
+        this.checked.set(sessionId, { containerId: existing.Id, imageId: existing.Image });
+        return existing.Id;
+      }
       const replaced = await replaceStaleContainer({
         engine: this.engine,
         logger: this.logger,

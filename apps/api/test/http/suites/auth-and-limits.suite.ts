@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../../src/config/app-config';
 import { AMBIGUOUS_CREDENTIALS_MESSAGE } from '../../../src/errors/api-error';
 import { createApp } from '../../../src/create-app';
 import { generateApiKey } from '../../../src/core/api-key-format';
-import { issueFirstAdminKey } from '../../../src/auth/bootstrap-access';
+import { issueFirstAdminKeyAtStart } from '../../../src/startup/first-admin-key';
 import { RegisteredRoutes, RouteInventory } from '../../../src/routes/route-inventory';
 import type { Engine } from '../../support/engines';
 import { testDatabaseFactories } from '../../support/engines';
@@ -167,9 +167,22 @@ export function describeAuthAndLimits(engine: Engine): void {
         // The key is created once the server listens (startApi calls issueFirstAdminKey then), never before.
         expect(first.bootstrap.adminKeySource).toBe('none');
         expect((await first.repositories.apiKeys.list({ includeRevoked: true })).items).toEqual([]);
-        const generated = await issueFirstAdminKey(first.repositories, first.logger);
+        const generated = await issueFirstAdminKeyAtStart(first.repositories, first.logger);
         expect(generated).toMatch(/^adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
-        expect(await issueFirstAdminKey(first.repositories, first.logger)).toBeUndefined();
+        expect(await issueFirstAdminKeyAtStart(first.repositories, first.logger)).toBeUndefined();
+        // Created with no API call, it is in the audit log all the same: by the host, at start-up.
+        const created = await first.repositories.audit.list({ action: 'admin.api-key.create' }, {});
+        expect(created.items.map((entry) => [entry.actorKind, entry.wayIn, entry.details])).toEqual([
+          [
+            'host',
+            'start-up',
+            expect.objectContaining({
+              role: 'admin',
+              source: 'first-start',
+              label: 'Bootstrap admin key (first start)',
+            }),
+          ],
+        ]);
         const asAdmin = await first.app.inject({
           method: 'GET',
           url: '/v1/admin/audit',
@@ -218,6 +231,13 @@ export function describeAuthAndLimits(engine: Engine): void {
         const environmentKeyId = (await fourth.repositories.apiKeys.list({}, { limit: 100 })).items.find(
           (item) => item.label.includes('AGENTDESK_ADMIN_KEY'),
         )?.id;
+        // Stored by the third start (recorded once, with where it came from); the fourth found it.
+        const fromEnvironment = await fourth.repositories.audit.list({ action: 'admin.api-key.create' }, {});
+        expect(
+          fromEnvironment.items
+            .filter((entry) => entry.target?.id === environmentKeyId)
+            .map((entry) => [entry.actorKind, entry.wayIn, entry.details?.['source']]),
+        ).toEqual([['host', 'start-up', 'environment']]);
         await fourth.repositories.apiKeys.revoke(environmentKeyId ?? 'missing');
         await fourth.close();
         await expect(

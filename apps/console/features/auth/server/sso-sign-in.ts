@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { getIronSession } from 'iron-session';
 import { ApiRequestError, getFromApi, sendToApi } from '../../api-client';
 import { consoleConfig } from '../../config/server/console-config';
-import { DEFAULT_RETURN_PATH } from '../return-path';
+import { DEFAULT_RETURN_PATH, safeReturnPath } from '../return-path';
 import { consoleIdentityOf } from './console-identity';
 import { browserOf, cookieLifetimeSeconds } from './console-sessions-api';
 import { consoleSessionOptions, type ConsoleSessionData } from './session-cookie';
@@ -50,11 +50,41 @@ function pendingCookie(value: string | undefined): string {
   return attributes.join('; ');
 }
 
-/** `GET /auth/sso/start`: marks this browser and sends it to the API, which sends it to the provider. */
-export async function handleSsoStart(): Promise<Response> {
+/**
+ * `GET /auth/sso/start[?next=/page]`: marks this browser (with the page to return to, if one of
+ * this console's) and sends it to the API, which sends it to the provider.
+ */
+export async function handleSsoStart(request: Request): Promise<Response> {
   const options = await ssoSignInOptions();
   if (options.sso === null) return seeOther('/sign-in?error=sso-sso-off');
-  return seeOther(options.sso.startUrl, pendingCookie(randomBytes(16).toString('base64url')));
+  const returnPath = safeReturnPath(new URL(request.url).searchParams.get('next') ?? undefined);
+  const mark = randomBytes(16).toString('base64url');
+  return seeOther(
+    options.sso.startUrl,
+    pendingCookie(returnPath === undefined ? mark : `${mark}.${encodeURIComponent(returnPath)}`),
+  );
+}
+
+/** The pending mark's value, if this browser started a sign-in. */
+function pendingMark(request: Request): string | undefined {
+  for (const part of request.headers.get('cookie')?.split(';') ?? []) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SSO_PENDING_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+/** The page the sign-in was started from, checked again (the cookie is this browser's to edit). */
+function returnPathOf(mark: string): string {
+  const separator = mark.indexOf('.');
+  if (separator < 0) return DEFAULT_RETURN_PATH;
+  let path: string | undefined;
+  try {
+    path = decodeURIComponent(mark.slice(separator + 1));
+  } catch {
+    return DEFAULT_RETURN_PATH;
+  }
+  return safeReturnPath(path) ?? DEFAULT_RETURN_PATH;
 }
 
 /**
@@ -67,8 +97,8 @@ export async function handleSsoReturn(request: Request): Promise<Response> {
   const problem = url.searchParams.get('problem');
   if (problem !== null) return backToSignIn(problemCode(problem));
   const code = url.searchParams.get('code');
-  const pending = request.headers.get('cookie')?.includes(`${SSO_PENDING_COOKIE}=`) ?? false;
-  if (code === null || !pending) return backToSignIn('sso-state-mismatch');
+  const mark = pendingMark(request);
+  if (code === null || mark === undefined || mark === '') return backToSignIn('sso-state-mismatch');
 
   let token: string;
   let absoluteExpiresAt: string;
@@ -90,7 +120,7 @@ export async function handleSsoReturn(request: Request): Promise<Response> {
   }
   if (!identity.ok) return backToSignIn('not-a-console-role');
 
-  const response = seeOther(DEFAULT_RETURN_PATH, pendingCookie(undefined));
+  const response = seeOther(returnPathOf(mark), pendingCookie(undefined));
   const session = await getIronSession<ConsoleSessionData>(
     request,
     response,

@@ -1,5 +1,5 @@
 /**
- * The little of `oidc-provider` (which ships no types) the single sign-on tests use.
+ * The little of `oidc-provider` (which ships no types) the identity provider uses.
  */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,6 +9,7 @@ declare module 'oidc-provider' {
     readonly req: IncomingMessage;
     readonly res: ServerResponse;
     status: number;
+    type: string;
     body: unknown;
     redirect(location: string): void;
   }
