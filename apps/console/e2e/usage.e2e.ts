@@ -42,7 +42,7 @@ test.describe('usage', () => {
     await expect(page.getByText('No model call reported usage from 2001-01-01 to 2001-01-31.')).toBeVisible();
     await page.goto(consoleUrl('/usage?groupBy=model&from=2026-02-30'));
     await expect(
-      page.getByRole('alert').filter({ hasText: 'From must be a date (YYYY-MM-DD).' }),
+      page.getByRole('alert').filter({ hasText: 'From must be a date like 2026-01-31.' }),
     ).toBeVisible();
     // A range the API refuses shows the API's message naming the field.
     await page.goto(consoleUrl('/usage?groupBy=model&from=2020-01-01&to=2026-01-01'));

@@ -1,8 +1,8 @@
 export { startProviderEmulator, type ProviderEmulator, type ProviderEmulatorOptions } from './emulator';
 export type { ProviderName, RecordedRequest } from './types';
+export type { IdentityAccount } from './identity/identity-account';
 export {
   startIdentityProvider,
-  type IdentityAccount,
   type IdentityProvider,
   type IdentityProviderOptions,
 } from './identity/identity-provider';

@@ -36,6 +36,7 @@ export function executeChatCompletion(
 ): Promise<ChatCompletionResult> | AsyncIterable<ChatStreamPart> {
   const adapter = resolveAdapter(client);
   assertCallSchemasWithinLimits(options);
-  const prepared = adapter.prepare(options);
-  return options.stream ? stream(adapter, prepared, options) : complete(adapter, prepared, options);
+  return options.stream
+    ? stream(adapter, adapter.prepareStream(options), options)
+    : complete(adapter, adapter.prepare(options), options);
 }

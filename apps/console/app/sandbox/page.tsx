@@ -1,12 +1,10 @@
+import { requirePageScope } from '../../features/auth';
 import { SandboxPage } from '../../features/sandbox';
+import type { SearchParams } from '../../features/url-state';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Sandbox({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const { build } = await searchParams;
-  return <SandboxPage buildParameter={typeof build === 'string' ? build : undefined} />;
+export default async function Sandbox({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const access = await requirePageScope('sandbox:read');
+  return <SandboxPage access={access} searchParams={await searchParams} />;
 }

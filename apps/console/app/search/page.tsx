@@ -1,11 +1,10 @@
+import { requirePageScope } from '../../features/auth';
 import { SearchPage } from '../../features/search';
+import type { SearchParams } from '../../features/url-state';
 
 export const dynamic = 'force-dynamic';
 
-export default async function Search({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  return <SearchPage searchParams={await searchParams} />;
+export default async function Search({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const access = await requirePageScope('messages:read-any');
+  return <SearchPage access={access} searchParams={await searchParams} />;
 }

@@ -7,4 +7,16 @@ export {
   type ApiCredential,
   type QueryValues,
 } from './server/api-client';
-export { consoleRefusal, relayEventStream, relayToApi, type RelayedCall } from './server/api-relay';
+export {
+  relayEventStream,
+  relayFromApi,
+  relayToApi,
+  relayedRefusal,
+  type RelayedCall,
+} from './server/api-relay';
+export {
+  NO_STORE,
+  consoleRefusal,
+  consoleRefusalCodes,
+  type ConsoleRefusalReason,
+} from './server/console-refusal';

@@ -18,7 +18,8 @@ describe('audit filters live in the URL', () => {
           outcome: fc.option(fc.constantFrom('succeeded', 'refused', 'failed' as const), { nil: undefined }),
           target: text,
           session: text,
-          cursor: text,
+          // A cursor is the API's `nextCursor` (base64url); any other text is dropped, not kept.
+          cursor: fc.option(fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/), { nil: undefined }),
         }),
         (filters) => {
           const defined = Object.fromEntries(

@@ -1,42 +1,40 @@
-import { auditOutcomeSchema, type AuditOutcomeJson } from '@agentdesk/api-contract';
-import { readDayRange, singleParam, startOfNextDay, type SearchParams } from '../url-state';
+import { auditOutcomeSchema } from '@agentdesk/api-contract';
+import {
+  choiceField,
+  dayField,
+  pageQuery,
+  pagedListQuery,
+  startOfNextDay,
+  textField,
+  type FiltersOf,
+  type ParsedQuery,
+  type SearchParams,
+} from '../url-state';
+
 /**
  * The audit page's filters as they sit in its URL, and their translation to the query of
  * `GET /v1/admin/audit`. The API validates them again and names any field it refuses.
  */
-export interface AuditFilters {
+export const auditListQuery = pagedListQuery('/audit', {
   /** The principal (user id) who acted. */
-  actor?: string;
+  actor: textField(),
   /** An action such as `admin.session.read`. */
-  action?: string;
+  action: textField(),
   /** How the attempt ended: `refused` shows what the API turned down (failed sign-ins included). */
-  outcome?: AuditOutcomeJson;
+  outcome: choiceField(auditOutcomeSchema.options, 'Outcome must be succeeded, refused or failed.'),
   /** The user whose data was read or changed. */
-  target?: string;
-  session?: string;
+  target: textField(),
+  session: textField(),
   /** First day included, `YYYY-MM-DD` (UTC). */
-  from?: string;
+  from: dayField('From'),
   /** Last day included, `YYYY-MM-DD` (UTC). */
-  to?: string;
-  cursor?: string;
-}
+  to: dayField('To'),
+});
 
-const fieldNames = ['actor', 'action', 'outcome', 'target', 'session', 'from', 'to', 'cursor'] as const;
+export type AuditFilters = FiltersOf<typeof auditListQuery.fields>;
 
-export function parseAuditFilters(params: SearchParams): { filters: AuditFilters; problems: string[] } {
-  const filters: AuditFilters = {};
-  const problems: string[] = [];
-  for (const name of ['actor', 'action', 'target', 'session', 'cursor'] as const) {
-    const value = singleParam(params, name);
-    if (value !== undefined) filters[name] = value;
-  }
-  const outcome = singleParam(params, 'outcome');
-  const parsedOutcome = auditOutcomeSchema.safeParse(outcome);
-  if (parsedOutcome.success) filters.outcome = parsedOutcome.data;
-  else if (outcome !== undefined) problems.push('Outcome must be succeeded, refused or failed.');
-  const days = readDayRange(params, { from: 'From', to: 'To' });
-  Object.assign(filters, days.range);
-  return { filters, problems: [...problems, ...days.problems] };
+export function parseAuditFilters(params: SearchParams): ParsedQuery<AuditFilters> {
+  return auditListQuery.parse(params);
 }
 
 /** The API's query: `to` is inclusive for people, so it becomes "before the next day". */
@@ -49,19 +47,11 @@ export function toAuditQuery(filters: AuditFilters, pageSize: number): Record<st
     sessionId: filters.session,
     from: filters.from === undefined ? undefined : `${filters.from}T00:00:00.000Z`,
     before: filters.to === undefined ? undefined : startOfNextDay(filters.to),
-    cursor: filters.cursor,
-    limit: String(pageSize),
+    ...pageQuery(filters.cursor, pageSize),
   };
 }
 
 /** This page's URL with some filters changed (`undefined` removes one). */
 export function auditHref(filters: AuditFilters, changes: Partial<AuditFilters> = {}): string {
-  const merged = { ...filters, ...changes };
-  const query = new URLSearchParams();
-  for (const name of fieldNames) {
-    const value = merged[name];
-    if (value !== undefined) query.set(name, value);
-  }
-  const text = query.toString();
-  return text === '' ? '/audit' : `/audit?${text}`;
+  return auditListQuery.href(filters, changes);
 }

@@ -1,2 +1,8 @@
 export { AuditPage } from './components/audit-page';
-export { auditHref, parseAuditFilters, toAuditQuery, type AuditFilters } from './audit-filters';
+export {
+  auditHref,
+  auditListQuery,
+  parseAuditFilters,
+  toAuditQuery,
+  type AuditFilters,
+} from './audit-filters';

@@ -1,8 +1,10 @@
 /**
  * The browser's side of the console's own route handlers. Those handlers check every API answer
  * against the shared contract on the server and refuse only with the API's error body
- * (`{ error: { code, message } }`), so the browser takes a success body as the type it was checked
- * against, and needs no schema library of its own (zod stays out of the client bundles).
+ * (`{ error: { code, message } }`) and the API's own codes — relayed, or the console's few refusals
+ * (`consoleRefusal`: cross-site, signed out, …) — so the browser takes a success body as the type it
+ * was checked against, shows a refusal's message and code as they are with no code of its own to
+ * tell apart, and needs no schema library (zod stays out of the client bundles).
  */
 
 /** What a console route handler answered: its checked data, or the message to show for a refusal. */

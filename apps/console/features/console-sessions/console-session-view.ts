@@ -1,24 +1,28 @@
-import { singleParam, type SearchParams } from '../url-state';
-
-/** What the sign-ins page shows: one person's sessions or everyone's, ended ones too or not, a page. */
-export interface ConsoleSessionView {
-  userId?: string;
-  includeEnded: boolean;
-  cursor?: string;
-}
+import {
+  flagField,
+  inParam,
+  pagedListQuery,
+  patternField,
+  type FiltersOf,
+  type SearchParams,
+} from '../url-state';
 
 const idPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const cursorPattern = /^[A-Za-z0-9_-]{1,512}$/;
+
+/**
+ * What the sign-ins page shows, as its URL holds it: one person's sign-ins or everyone's, ended ones
+ * too or not, a page. A malformed user id is dropped (the page shows everyone's).
+ */
+export const consoleSessionListQuery = pagedListQuery('/console-sessions', {
+  userId: inParam('user', patternField(idPattern)),
+  includeEnded: inParam('ended', flagField('include')),
+});
+
+export type ConsoleSessionView = FiltersOf<typeof consoleSessionListQuery.fields>;
 
 /** The view from the URL; a malformed user id or cursor is dropped (the page shows everyone's first page). */
 export function parseConsoleSessionView(params: SearchParams): ConsoleSessionView {
-  const userId = singleParam(params, 'user');
-  const cursor = singleParam(params, 'cursor');
-  return {
-    ...(userId !== undefined && idPattern.test(userId) ? { userId } : {}),
-    includeEnded: singleParam(params, 'ended') === 'include',
-    ...(cursor !== undefined && cursorPattern.test(cursor) ? { cursor } : {}),
-  };
+  return consoleSessionListQuery.parse(params).filters;
 }
 
 /** The page's URL for a view (changes applied; a change of filter starts from the first page). */
@@ -26,13 +30,7 @@ export function consoleSessionsHref(
   view: ConsoleSessionView,
   changes: Partial<ConsoleSessionView> = {},
 ): string {
-  const next = { ...view, ...changes };
-  const query = new URLSearchParams();
-  if (next.userId !== undefined) query.set('user', next.userId);
-  if (next.includeEnded) query.set('ended', 'include');
-  if (next.cursor !== undefined) query.set('cursor', next.cursor);
-  const text = query.toString();
-  return text === '' ? '/console-sessions' : `/console-sessions?${text}`;
+  return consoleSessionListQuery.href(view, changes);
 }
 
 /** What an action did, as a code in the URL after it (banners come from codes, never from URL text). */

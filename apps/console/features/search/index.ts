@@ -1,2 +1,2 @@
 export { SearchPage } from './components/search-page';
-export { messageHref, searchHref } from './search-links';
+export { messageHref, searchHref, searchQuery } from './search-links';

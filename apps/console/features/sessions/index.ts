@@ -1,2 +1,8 @@
 export { SessionsPage } from './components/sessions-page';
-export { parseSessionFilters, sessionsHref, toAdminListQuery, type SessionFilters } from './session-filters';
+export {
+  parseSessionFilters,
+  sessionListQuery,
+  sessionsHref,
+  toAdminListQuery,
+  type SessionFilters,
+} from './session-filters';

@@ -1,46 +1,41 @@
 import { usageGroupings, type UsageGrouping } from '@agentdesk/api-contract';
-import { isCalendarDay, singleParam, type SearchParams } from '../url-state';
+import {
+  choiceField,
+  dayField,
+  listQuery,
+  withFallback,
+  type FiltersOf,
+  type SearchParams,
+} from '../url-state';
 import { visibleText } from '../visible-text';
 
 /**
- * The usage page's view as it sits in its URL (grouping and UTC date range), and its translation to
- * the query of `GET /v1/admin/usage`. The API validates the range again and names any field it refuses.
+ * The usage page's view as it sits in its URL: the grouping (always in its links) and a UTC date
+ * range (absent: the API's default range). The API validates the range again and names any field
+ * it refuses.
  */
-export interface UsageView {
-  groupBy: UsageGrouping;
-  /** First day included, `YYYY-MM-DD` (UTC); absent: the API's default range. */
-  from?: string;
+export const usageQuery = listQuery('/usage', {
+  groupBy: withFallback(
+    choiceField(usageGroupings, `Group by must be one of ${usageGroupings.join(', ')}.`),
+    'model',
+  ),
+  /** First day included, `YYYY-MM-DD` (UTC). */
+  from: dayField('From'),
   /** Last day included, `YYYY-MM-DD` (UTC). */
-  to?: string;
-}
+  to: dayField('To'),
+});
 
-function isGrouping(value: string): value is UsageGrouping {
-  return (usageGroupings as readonly string[]).includes(value);
-}
+export type UsageView = FiltersOf<typeof usageQuery.fields>;
 
 /** Reads the view from the URL; anything unreadable is named in `problems` rather than guessed at. */
 export function parseUsageView(params: SearchParams): { view: UsageView; problems: string[] } {
-  const problems: string[] = [];
-  const groupBy = singleParam(params, 'groupBy') ?? 'model';
-  const view: UsageView = { groupBy: isGrouping(groupBy) ? groupBy : 'model' };
-  // Problems never quote the URL's value: a link anyone can write must not word the page's alert.
-  if (!isGrouping(groupBy)) problems.push(`Group by must be one of ${usageGroupings.join(', ')}.`);
-  for (const name of ['from', 'to'] as const) {
-    const day = singleParam(params, name);
-    if (day === undefined) continue;
-    if (isCalendarDay(day)) view[name] = day;
-    else problems.push(`${name === 'from' ? 'From' : 'To'} must be a date (YYYY-MM-DD).`);
-  }
-  return { view, problems };
+  const { filters, problems } = usageQuery.parse(params);
+  return { view: filters, problems };
 }
 
 /** The page's URL for a view, with `change` applied. */
 export function usageHref(view: UsageView, change: Partial<UsageView> = {}): string {
-  const next = { ...view, ...change };
-  const query = new URLSearchParams({ groupBy: next.groupBy });
-  if (next.from !== undefined) query.set('from', next.from);
-  if (next.to !== undefined) query.set('to', next.to);
-  return `/usage?${query.toString()}`;
+  return usageQuery.href(view, change);
 }
 
 /** What a grouping is called on the page. */

@@ -5,7 +5,7 @@ import { sendJson } from '../http/respond';
 import { randomToken } from '../ids';
 import { stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
-import type { JsonRequest } from '../reply/reply-plan';
+import type { JsonRequest } from '../reply/request-facts';
 import { anthropicErrorBody, defaultAnthropicError } from './errors';
 import { messageBody, type MessageIdentity } from './message-body';
 import { anthropicFrame, messageFrames } from './stream';

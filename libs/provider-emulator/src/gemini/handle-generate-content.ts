@@ -5,7 +5,7 @@ import { sendJson } from '../http/respond';
 import { randomToken } from '../ids';
 import { type JsonObject } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
-import type { JsonRequest } from '../reply/reply-plan';
+import type { JsonRequest } from '../reply/request-facts';
 import { defaultGeminiError, geminiErrorBody, retryInfo } from './errors';
 import { responseBody, responseChunks, type ResponseIdentity } from './response-body';
 import { geminiFrame } from './stream';

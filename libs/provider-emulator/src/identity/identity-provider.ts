@@ -4,16 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
-import Provider from 'oidc-provider';
+import type { IdentityAccount } from './identity-account';
 import { signInPage } from './sign-in-page';
-
-/** A person the identity provider knows. */
-export interface IdentityAccount {
-  readonly subject: string;
-  readonly email: string;
-  readonly name: string;
-  readonly groups: readonly string[];
-}
 
 export interface IdentityProviderOptions {
   /** The relying party's callback (AgentDesk's `<api>/v1/sso/callback`). */
@@ -53,6 +45,9 @@ const defaultClientSecret = 'identity-provider-client-secret-0123456789';
  * on its page (or the one `signInAs` names) and grants the scopes asked for, with no consent screen.
  */
 export async function startIdentityProvider(options: IdentityProviderOptions): Promise<IdentityProvider> {
+  // Loaded on use, not with this package's index: importing oidc-provider prints its warnings (an
+  // "unsupported runtime" on Node 20), and `npm start` imports the index without single sign-on.
+  const { default: Provider } = await import('oidc-provider');
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey: JWK = { ...(await exportJWK(privateKey)), kid: 'identity-key', alg: 'RS256', use: 'sig' };
   const accounts = new Map(options.accounts.map((account) => [account.subject, account]));

@@ -1,4 +1,4 @@
-import type { IdentityAccount } from './identity-provider';
+import type { IdentityAccount } from './identity-account';
 
 /**
  * The identity provider's login page: one button per account (name, email, groups). It stands in

@@ -5,7 +5,7 @@ import { randomToken, unixSeconds } from '../ids';
 import { openAiConversation } from '../conversation/openai-conversation';
 import { isRecord, stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
-import type { JsonRequest } from '../reply/reply-plan';
+import type { JsonRequest } from '../reply/request-facts';
 import { completionBody, type CompletionIdentity } from './completion-body';
 import { defaultOpenAiError, openAiErrorBody } from './errors';
 import { completionFrames, openAiFrame } from './stream';

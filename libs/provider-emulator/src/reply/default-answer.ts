@@ -3,7 +3,7 @@ import { toolsMentioned } from '../conversation/tool-mentions';
 import { jsonFromSchema } from '../json-from-schema';
 import { isRecord } from '../json';
 import type { AnswerReply, ScriptedToolCall } from '../script/scripted-reply';
-import type { JsonRequest } from './reply-plan';
+import type { JsonRequest } from './request-facts';
 
 /** The text every plain, unscripted request gets; short so load runs measure the emulator, not payloads. */
 export const defaultReplyText = 'Hello from the provider emulator.';

@@ -2,7 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { sendJson, startEventStream, waitUnlessClosed } from '../http/respond';
 import { writeEventStream } from '../http/write-event-stream';
 import type { ErrorReply, ScriptedReply, StreamFault } from '../script/scripted-reply';
-import { planAnswer, type AnswerPlan, type RequestFacts } from './reply-plan';
+import { planAnswer, type AnswerPlan } from './reply-plan';
+import type { RequestFacts } from './request-facts';
 
 /** An error response ready to send. */
 export interface RenderedError {

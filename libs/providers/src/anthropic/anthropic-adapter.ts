@@ -1,8 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type {
-  Message,
-  MessageCreateParams,
-  RawMessageStreamEvent,
+  MessageCreateParamsNonStreaming,
+  MessageCreateParamsStreaming,
+  Tool,
+  ToolChoice as AnthropicToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
 import { resolveCallSettings } from '../core/call-settings';
 import {
@@ -14,7 +15,7 @@ import {
   type StreamDecoder,
 } from '../core/provider-adapter';
 import { normalizeResponseFormat } from '../response-format/normalize-response-format';
-import type { ChatCompletionOptions, ToolChoice } from '../types/options';
+import type { ChatCompletionOptions, ToolChoice, ToolDefinition } from '../types/options';
 import type { ChatWarning } from '../types/result';
 import { buildAnthropicOutputSettings } from './anthropic-output-config';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages';
@@ -43,8 +44,8 @@ export function anthropicApiVersion(client: AnthropicMessagesClient): string {
   return '2026-10-21';
 }
 
-function toAnthropicToolChoice(choice: ToolChoice) {
-  if (typeof choice !== 'string') return { type: 'tool' as const, name: choice.name };
+function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
+  if (typeof choice !== 'string') return { type: 'tool', name: choice.name };
   return {
     auto: { type: 'auto' as const },
     none: { type: 'none' as const },
@@ -52,63 +53,99 @@ function toAnthropicToolChoice(choice: ToolChoice) {
   }[choice];
 }
 
-export function createAnthropicAdapter(client: AnthropicMessagesClient): ProviderAdapter {
+/**
+ * The SDK types a tool's `input_schema` as an object schema (`type: 'object'` at the root); the
+ * caller's parameters are typed as any JSON Schema. They are sent as the caller wrote them: a root
+ * that is not an object is the API's to reject, as it always was.
+ */
+function toAnthropicTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    ...(tool.description !== undefined && { description: tool.description }),
+    input_schema: tool.parameters as Tool.InputSchema,
+  };
+}
+
+/**
+ * `temperature` as API version 2023-06-01 takes it. SDK 1.x targets version 2026-10-21, which
+ * removed the field (from its types too; the server rejects it there), but a client pinned to
+ * 2023-06-01 through `defaultHeaders` still accepts it, and the SDK sends it as given.
+ */
+interface PinnedVersion20230601Fields {
+  temperature?: number;
+}
+
+/** Everything of a request but `stream`, which only a streamed call sends. */
+type AnthropicRequestFields = Omit<MessageCreateParamsNonStreaming, 'stream'> & PinnedVersion20230601Fields;
+
+/** A plain call's request: the SDK's own type plus the field only a pinned API version accepts. */
+type AnthropicRequest = MessageCreateParamsNonStreaming & PinnedVersion20230601Fields;
+
+/** A streamed call's request. */
+type AnthropicStreamRequest = MessageCreateParamsStreaming & PinnedVersion20230601Fields;
+
+export function createAnthropicAdapter(
+  client: AnthropicMessagesClient,
+): ProviderAdapter<AnthropicRequest, AnthropicStreamRequest> {
   const apiVersion = anthropicApiVersion(client);
-  const requestOptions = (prepared: PreparedCall, signal: AbortSignal | undefined) => ({
+  const requestOptions = (
+    body: AnthropicRequest | AnthropicStreamRequest,
+    signal: AbortSignal | undefined,
+  ) => ({
     maxRetries: 0,
     ...(signal && { signal }),
-    ...(!prepared.body['stream'] &&
-      (prepared.body['max_tokens'] as number) > nonStreamingTokenGuard && { timeout: longCallTimeoutMs }),
+    ...(!body.stream && body.max_tokens > nonStreamingTokenGuard && { timeout: longCallTimeoutMs }),
   });
+
+  /** Builds the request fields shared by plain and streamed calls; `toBody` adds what a call kind needs. */
+  function prepareCall<Body>(
+    options: ChatCompletionOptions,
+    toBody: (fields: AnthropicRequestFields) => Body,
+  ): PreparedCall<Body> {
+    const warnings: ChatWarning[] = [];
+    const settings = resolveCallSettings(options, 1, warnings);
+    const outputMode = normalizeResponseFormat(options.responseFormat);
+    const output = buildAnthropicOutputSettings(outputMode, warnings, {
+      recursionDepth: options.schemaRecursionDepth,
+    });
+    const conversation = convertToAnthropicMessages(options.messages);
+    const fields: AnthropicRequestFields = {
+      model: settings.model,
+      max_tokens: settings.maxTokens ?? defaultAnthropicMaxTokens,
+      messages: conversation.messages,
+    };
+    const system = [conversation.system, output.systemInstruction]
+      .filter((text) => text !== undefined)
+      .join('\n\n');
+    if (system !== '') fields.system = system;
+    if (settings.temperature !== undefined) {
+      if (apiVersion === '2023-06-01') fields.temperature = settings.temperature;
+      else {
+        warnings.push({
+          type: 'unsupported-setting',
+          setting: 'temperature',
+          message: `Anthropic API version ${apiVersion} does not accept temperature; it was not sent`,
+        });
+      }
+    }
+    if (output.outputConfig) fields.output_config = output.outputConfig;
+    if (options.tools?.length) {
+      fields.tools = options.tools.map(toAnthropicTool);
+      if (options.toolChoice !== undefined) fields.tool_choice = toAnthropicToolChoice(options.toolChoice);
+    }
+    return preparedCall(toBody(fields), settings.model, warnings, outputMode, output.lowered);
+  }
 
   return {
     provider: 'anthropic',
 
-    prepare(options: ChatCompletionOptions): PreparedCall {
-      const warnings: ChatWarning[] = [];
-      const settings = resolveCallSettings(options, 1, warnings);
-      const outputMode = normalizeResponseFormat(options.responseFormat);
-      const output = buildAnthropicOutputSettings(outputMode, warnings, {
-        recursionDepth: options.schemaRecursionDepth,
-      });
-      const conversation = convertToAnthropicMessages(options.messages);
-      const body: Record<string, unknown> = {
-        model: settings.model,
-        max_tokens: settings.maxTokens ?? defaultAnthropicMaxTokens,
-        messages: conversation.messages,
-      };
-      const system = [conversation.system, output.systemInstruction]
-        .filter((text) => text !== undefined)
-        .join('\n\n');
-      if (system !== '') body['system'] = system;
-      if (settings.temperature !== undefined) {
-        if (apiVersion === '2023-06-01') body['temperature'] = settings.temperature;
-        else {
-          warnings.push({
-            type: 'unsupported-setting',
-            setting: 'temperature',
-            message: `Anthropic API version ${apiVersion} does not accept temperature; it was not sent`,
-          });
-        }
-      }
-      if (output.outputConfig) body['output_config'] = output.outputConfig;
-      if (options.tools?.length) {
-        body['tools'] = options.tools.map((tool) => ({
-          name: tool.name,
-          ...(tool.description !== undefined && { description: tool.description }),
-          input_schema: tool.parameters,
-        }));
-        if (options.toolChoice !== undefined) body['tool_choice'] = toAnthropicToolChoice(options.toolChoice);
-      }
-      if (options.stream) body['stream'] = true;
-      return preparedCall(body, warnings, outputMode, output.lowered);
-    },
+    prepare: (options) => prepareCall(options, (fields) => fields),
+
+    // `stream` goes last, after everything `prepare` sends.
+    prepareStream: (options) => prepareCall(options, (fields) => ({ ...fields, stream: true })),
 
     async complete(prepared, signal): Promise<CompletionPayload> {
-      const message = (await client.messages.create(
-        prepared.body as unknown as MessageCreateParams,
-        requestOptions(prepared, signal),
-      )) as Message;
+      const message = await client.messages.create(prepared.body, requestOptions(prepared.body, signal));
       let text = '';
       const toolCalls = [];
       for (const block of message.content) {
@@ -132,10 +169,7 @@ export function createAnthropicAdapter(client: AnthropicMessagesClient): Provide
     },
 
     async openStream(prepared, signal): Promise<OpenedProviderStream> {
-      const events = (await client.messages.create(
-        prepared.body as unknown as MessageCreateParams,
-        requestOptions(prepared, signal),
-      )) as unknown as AsyncIterable<RawMessageStreamEvent>;
+      const events = await client.messages.create(prepared.body, requestOptions(prepared.body, signal));
       return { chunks: events, decoder: createAnthropicStreamDecoder() as StreamDecoder<unknown> };
     },
 

@@ -1,3 +1,4 @@
+import type { OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import { jsonInstruction } from '../response-format/mentions-json';
 import type { OutputMode } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
@@ -5,7 +6,7 @@ import type { LoweredSchema, LoweringOptions } from '../schema/schema-change';
 import type { ChatWarning } from '../types/result';
 
 export interface AnthropicOutputSettings {
-  outputConfig: { format: { type: 'json_schema'; schema: Record<string, unknown> } } | undefined;
+  outputConfig: OutputConfig | undefined;
   /** An instruction appended to the system prompt, for JSON mode. */
   systemInstruction: string | undefined;
   lowered: LoweredSchema | undefined;

@@ -1,4 +1,5 @@
 import type {
+  Base64ImageSource,
   ContentBlockParam,
   ImageBlockParam,
   MessageParam,
@@ -22,7 +23,12 @@ function toImageBlock(part: Extract<UserContentPart, { type: 'image' }>): ImageB
   if ('url' in part) return { type: 'image', source: { type: 'url', url: part.url } };
   return {
     type: 'image',
-    source: { type: 'base64', media_type: part.mediaType as 'image/png', data: part.data },
+    // Sent as the caller gave it; the API, not this layer, rejects a media type it does not take.
+    source: {
+      type: 'base64',
+      media_type: part.mediaType as Base64ImageSource['media_type'],
+      data: part.data,
+    },
   };
 }
 

@@ -5,9 +5,18 @@ import type { ToolCall } from '../types/messages';
 import type { ChatCompletionOptions } from '../types/options';
 import type { ChatWarning, FinishReason, ProviderName, SchemaLoweringReport, Usage } from '../types/result';
 
-/** A provider-native request, ready to send, and what was decided while building it. */
-export interface PreparedCall {
-  body: Record<string, unknown>;
+/**
+ * A provider-native request, ready to send, and what was decided while building it. `Body` is the
+ * SDK's own parameter type for the call, so the compiler checks what we send against the SDK.
+ */
+export interface PreparedCall<Body = unknown> {
+  /** The request body exactly as sent (reported with results and errors). */
+  body: Body;
+  /**
+   * The model the request names: the stream result's model until a chunk names one. Empty for
+   * Gemini, whose requests name no model (it is bound to the client).
+   */
+  model: string;
   warnings: ChatWarning[];
   outputMode: OutputMode;
   /** Present when the caller's schema was lowered; its `restore` maps the output back. */
@@ -61,13 +70,25 @@ export interface OpenedProviderStream {
   readonly decoder: StreamDecoder<unknown>;
 }
 
-/** One provider's request building, calling, decoding and error mapping. */
-export interface ProviderAdapter {
+/**
+ * One provider's request building, calling, decoding and error mapping. `CompleteBody` and
+ * `StreamBody` are the SDK's parameter types for a plain and a streamed call.
+ *
+ * The core holds adapters as `ProviderAdapter` (bodies `unknown`) and only ever hands an adapter
+ * back the calls that adapter prepared.
+ */
+export interface ProviderAdapter<CompleteBody = unknown, StreamBody = unknown> {
   readonly provider: ProviderName;
-  prepare(options: ChatCompletionOptions): PreparedCall;
-  complete(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<CompletionPayload>;
+  /** The request for a plain call (`options.stream` is not looked at). */
+  prepare(options: ChatCompletionOptions): PreparedCall<CompleteBody>;
+  /** The request for a streamed call. */
+  prepareStream(options: ChatCompletionOptions): PreparedCall<StreamBody>;
+  complete(prepared: PreparedCall<CompleteBody>, signal: AbortSignal | undefined): Promise<CompletionPayload>;
   /** Opens the stream; resolves once the provider accepted the request (HTTP status known). */
-  openStream(prepared: PreparedCall, signal: AbortSignal | undefined): Promise<OpenedProviderStream>;
+  openStream(
+    prepared: PreparedCall<StreamBody>,
+    signal: AbortSignal | undefined,
+  ): Promise<OpenedProviderStream>;
   /** The provider's failure as a `ProviderError`; undefined when the error is our own (rethrown as it is, never retried). */
   toProviderError(error: unknown): ProviderError | undefined;
 }
@@ -75,15 +96,17 @@ export interface ProviderAdapter {
 export const emptyUsage: Usage = { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cachedInputTokens: 0 };
 
 /** A prepared call, with the lowering report derived from the lowered schema when there is one. */
-export function preparedCall(
-  body: Record<string, unknown>,
+export function preparedCall<Body>(
+  body: Body,
+  model: string,
   warnings: ChatWarning[],
   outputMode: OutputMode,
   lowered: LoweredSchema | undefined,
-): PreparedCall {
-  if (!lowered) return { body, warnings, outputMode };
+): PreparedCall<Body> {
+  if (!lowered) return { body, model, warnings, outputMode };
   return {
     body,
+    model,
     warnings,
     outputMode,
     lowered,

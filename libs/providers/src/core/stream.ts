@@ -85,7 +85,7 @@ class CompletionStream implements AsyncIterator<ChatStreamPart> {
       options.streamIdleTimeoutMs ?? defaultStreamIdleTimeoutMs,
       options.signal,
     );
-    this.#model = String(prepared.body['model'] ?? '');
+    this.#model = prepared.model;
   }
 
   // Not `async`: returning the promise of `#read` from an async function would wrap it in another

@@ -1,4 +1,11 @@
-import type { GenerateContentRequest, GenerativeModel, Tool, ToolConfig } from '@google/generative-ai';
+import type {
+  FunctionDeclaration,
+  GenerateContentRequest,
+  GenerationConfig,
+  GenerativeModel,
+  Tool,
+  ToolConfig,
+} from '@google/generative-ai';
 import { FunctionCallingMode } from '@google/generative-ai';
 import { resolveCallSettings } from '../core/call-settings';
 import {
@@ -17,6 +24,7 @@ import type { ChatWarning } from '../types/result';
 import { convertToGeminiContents } from './convert-to-gemini-contents';
 import { createGeminiStreamDecoder } from './decode-gemini-stream';
 import { buildGeminiOutputSettings } from './gemini-output-config';
+import { asGeminiFunctionParameters } from './gemini-sdk-schema';
 import { mapGeminiError } from './map-gemini-error';
 import { geminiRefusal, mapGeminiFinishReason } from './map-gemini-finish-reason';
 import { mapGeminiUsage } from './map-gemini-usage';
@@ -37,7 +45,7 @@ function toGeminiTools(
   warnings: ChatWarning[],
   loweringOptions: LoweringOptions,
 ): Tool[] {
-  const functionDeclarations = tools.map((tool) => {
+  const functionDeclarations = tools.map((tool): FunctionDeclaration => {
     const lowered = lowerJsonSchema(tool.parameters, 'gemini', loweringOptions);
     // Added property orderings are bookkeeping; only changes to what is enforced are worth a warning.
     const meaningful = lowered.changes.filter((change) => change.action !== 'added');
@@ -51,11 +59,10 @@ function toGeminiTools(
     return {
       name: tool.name,
       ...(tool.description !== undefined && { description: tool.description }),
-      parameters: lowered.schema,
+      parameters: asGeminiFunctionParameters(lowered.schema),
     };
   });
-  // The SDK types parameters as its own schema type; the lowered schema is exactly that subset.
-  return [{ functionDeclarations }] as unknown as Tool[];
+  return [{ functionDeclarations }];
 }
 
 function toGeminiToolConfig(choice: ToolChoice): ToolConfig {
@@ -75,57 +82,62 @@ function boundModelName(client: GeminiModelClient): string | undefined {
   return client.model?.replace(/^models\//, '');
 }
 
-export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter {
+export function createGeminiAdapter(
+  client: GeminiModelClient,
+): ProviderAdapter<GenerateContentRequest, GenerateContentRequest> {
   const boundModel = boundModelName(client);
   const requestOptions = (signal: AbortSignal | undefined) => (signal ? { signal } : {});
+
+  /** A streamed call sends the same request as a plain one (streaming is a different endpoint). */
+  function prepare(options: ChatCompletionOptions): PreparedCall<GenerateContentRequest> {
+    const warnings: ChatWarning[] = [];
+    const settings = resolveCallSettings(options, 2, warnings);
+    if (boundModel && settings.model !== boundModel) {
+      warnings.push({
+        type: 'unsupported-setting',
+        setting: 'model',
+        message: `This Gemini client is bound to ${boundModel}; modelParams.model ${settings.model} was not used`,
+      });
+    }
+    const outputMode = normalizeResponseFormat(options.responseFormat);
+    const loweringOptions: LoweringOptions = { recursionDepth: options.schemaRecursionDepth };
+    const output = buildGeminiOutputSettings(outputMode, loweringOptions);
+    const conversation = convertToGeminiContents(options.messages, warnings);
+    // A request-level generationConfig replaces the model's own, so the model's defaults are carried over.
+    const generationConfig: GenerationConfig = {
+      ...client.generationConfig,
+      ...output.generationConfig,
+    };
+    if (settings.maxTokens !== undefined) generationConfig.maxOutputTokens = settings.maxTokens;
+    if (settings.temperature !== undefined) generationConfig.temperature = settings.temperature;
+    // Mirrors how the SDK merges model-level settings into the request, so `body` is exactly what is sent.
+    const body: GenerateContentRequest = {
+      generationConfig,
+      safetySettings: client.safetySettings ?? [],
+      contents: conversation.contents,
+    };
+    const systemInstruction = conversation.systemInstruction ?? client.systemInstruction;
+    if (systemInstruction) body.systemInstruction = systemInstruction;
+    if (options.tools?.length) {
+      body.tools = toGeminiTools(options.tools, warnings, loweringOptions);
+      if (options.toolChoice !== undefined) body.toolConfig = toGeminiToolConfig(options.toolChoice);
+    } else if (client.tools) {
+      body.tools = client.tools;
+      if (client.toolConfig) body.toolConfig = client.toolConfig;
+    }
+    // The request names no model (the client is bound to one), so a stream starts without one.
+    return preparedCall(body, '', warnings, outputMode, output.lowered);
+  }
 
   return {
     provider: 'gemini',
 
-    prepare(options: ChatCompletionOptions): PreparedCall {
-      const warnings: ChatWarning[] = [];
-      const settings = resolveCallSettings(options, 2, warnings);
-      if (boundModel && settings.model !== boundModel) {
-        warnings.push({
-          type: 'unsupported-setting',
-          setting: 'model',
-          message: `This Gemini client is bound to ${boundModel}; modelParams.model ${settings.model} was not used`,
-        });
-      }
-      const outputMode = normalizeResponseFormat(options.responseFormat);
-      const loweringOptions: LoweringOptions = { recursionDepth: options.schemaRecursionDepth };
-      const output = buildGeminiOutputSettings(outputMode, loweringOptions);
-      const conversation = convertToGeminiContents(options.messages, warnings);
-      // A request-level generationConfig replaces the model's own, so the model's defaults are carried over.
-      const generationConfig: Record<string, unknown> = {
-        ...client.generationConfig,
-        ...output.generationConfig,
-      };
-      if (settings.maxTokens !== undefined) generationConfig['maxOutputTokens'] = settings.maxTokens;
-      if (settings.temperature !== undefined) generationConfig['temperature'] = settings.temperature;
-      // Mirrors how the SDK merges model-level settings into the request, so `body` is exactly what is sent.
-      const body: Record<string, unknown> = {
-        generationConfig,
-        safetySettings: client.safetySettings ?? [],
-        contents: conversation.contents,
-      };
-      const systemInstruction = conversation.systemInstruction ?? client.systemInstruction;
-      if (systemInstruction) body['systemInstruction'] = systemInstruction;
-      if (options.tools?.length) {
-        body['tools'] = toGeminiTools(options.tools, warnings, loweringOptions);
-        if (options.toolChoice !== undefined) body['toolConfig'] = toGeminiToolConfig(options.toolChoice);
-      } else if (client.tools) {
-        body['tools'] = client.tools;
-        if (client.toolConfig) body['toolConfig'] = client.toolConfig;
-      }
-      return preparedCall(body, warnings, outputMode, output.lowered);
-    },
+    prepare,
+
+    prepareStream: prepare,
 
     async complete(prepared, signal): Promise<CompletionPayload> {
-      const { response } = await client.generateContent(
-        prepared.body as unknown as GenerateContentRequest,
-        requestOptions(signal),
-      );
+      const { response } = await client.generateContent(prepared.body, requestOptions(signal));
       const parts = readGeminiResponse(response);
       const finishReason = mapGeminiFinishReason(parts.finishReason, parts.toolCalls.length > 0);
       const refusal = geminiRefusal(finishReason, parts.finishMessage);
@@ -142,10 +154,7 @@ export function createGeminiAdapter(client: GeminiModelClient): ProviderAdapter 
     },
 
     async openStream(prepared, signal): Promise<OpenedProviderStream> {
-      const result = await client.generateContentStream(
-        prepared.body as unknown as GenerateContentRequest,
-        requestOptions(signal),
-      );
+      const result = await client.generateContentStream(prepared.body, requestOptions(signal));
       // The SDK also aggregates the stream into `response`; we decode chunks ourselves, so silence its
       // copy of a mid-stream failure (the same error reaches us through the chunk iterator).
       result.response.catch(() => undefined);

@@ -1,9 +1,11 @@
+import type { GenerationConfig } from '@google/generative-ai';
 import type { OutputMode } from '../response-format/normalize-response-format';
 import { lowerJsonSchema } from '../schema/lower-json-schema';
 import type { LoweredSchema, LoweringOptions } from '../schema/schema-change';
+import { asGeminiResponseSchema } from './gemini-sdk-schema';
 
 export interface GeminiOutputSettings {
-  generationConfig: Record<string, unknown>;
+  generationConfig: GenerationConfig;
   lowered: LoweredSchema | undefined;
 }
 
@@ -20,7 +22,10 @@ export function buildGeminiOutputSettings(
     case 'json-schema': {
       const lowered = lowerJsonSchema(mode.schema, 'gemini', loweringOptions);
       return {
-        generationConfig: { responseMimeType: 'application/json', responseSchema: lowered.schema },
+        generationConfig: {
+          responseMimeType: 'application/json',
+          responseSchema: asGeminiResponseSchema(lowered.schema),
+        },
         lowered,
       };
     }

@@ -1,8 +1,9 @@
 import type OpenAI from 'openai';
 import type {
-  ChatCompletion,
-  ChatCompletionChunk,
-  ChatCompletionCreateParams,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionFunctionTool,
+  ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import { resolveCallSettings } from '../core/call-settings';
 import {
@@ -31,9 +32,9 @@ function isReasoningModel(model: string): boolean {
   return /^(o\d|gpt-5)/.test(model);
 }
 
-function toOpenAITools(tools: readonly ToolDefinition[]) {
+function toOpenAITools(tools: readonly ToolDefinition[]): ChatCompletionFunctionTool[] {
   return tools.map((tool) => ({
-    type: 'function' as const,
+    type: 'function',
     function: {
       name: tool.name,
       ...(tool.description !== undefined && { description: tool.description }),
@@ -42,52 +43,69 @@ function toOpenAITools(tools: readonly ToolDefinition[]) {
   }));
 }
 
-function toOpenAIToolChoice(choice: ToolChoice) {
-  return typeof choice === 'string' ? choice : { type: 'function' as const, function: { name: choice.name } };
+function toOpenAIToolChoice(choice: ToolChoice): ChatCompletionToolChoiceOption {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }
 
-export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
+/** Everything of a request but the streaming fields, which only a streamed call adds. */
+type OpenAIRequestFields = Omit<ChatCompletionCreateParamsNonStreaming, 'stream' | 'stream_options'>;
+
+/** Builds the request fields shared by plain and streamed calls; `toBody` adds what a call kind needs. */
+function prepareOpenAICall<Body>(
+  options: ChatCompletionOptions,
+  toBody: (fields: OpenAIRequestFields) => Body,
+): PreparedCall<Body> {
+  const warnings: ChatWarning[] = [];
+  const settings = resolveCallSettings(options, 2, warnings);
+  const outputMode = normalizeResponseFormat(options.responseFormat);
+  const output = buildOpenAIOutputSettings(outputMode, options.messages, warnings);
+  const reasoning = isReasoningModel(settings.model);
+  const fields: OpenAIRequestFields = {
+    model: settings.model,
+    messages: convertToOpenAIMessages(output.messages),
+  };
+  if (settings.temperature !== undefined) {
+    if (reasoning) {
+      warnings.push({
+        type: 'unsupported-setting',
+        setting: 'temperature',
+        message: `${settings.model} is a reasoning model and does not accept temperature; it was not sent`,
+      });
+    } else fields.temperature = settings.temperature;
+  }
+  if (settings.maxTokens !== undefined) {
+    if (reasoning) fields.max_completion_tokens = settings.maxTokens;
+    else fields.max_tokens = settings.maxTokens;
+  }
+  if (output.responseFormat) fields.response_format = output.responseFormat;
+  if (options.tools?.length) fields.tools = toOpenAITools(options.tools);
+  if (options.toolChoice !== undefined && options.tools?.length) {
+    fields.tool_choice = toOpenAIToolChoice(options.toolChoice);
+  }
+  return preparedCall(toBody(fields), settings.model, warnings, outputMode, output.lowered);
+}
+
+export function createOpenAIAdapter(
+  client: OpenAIChatClient,
+): ProviderAdapter<ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming> {
   return {
     provider: 'openai',
 
-    prepare(options: ChatCompletionOptions): PreparedCall {
-      const warnings: ChatWarning[] = [];
-      const settings = resolveCallSettings(options, 2, warnings);
-      const outputMode = normalizeResponseFormat(options.responseFormat);
-      const output = buildOpenAIOutputSettings(outputMode, options.messages, warnings);
-      const reasoning = isReasoningModel(settings.model);
-      const body: Record<string, unknown> = {
-        model: settings.model,
-        messages: convertToOpenAIMessages(output.messages),
-      };
-      if (settings.temperature !== undefined) {
-        if (reasoning) {
-          warnings.push({
-            type: 'unsupported-setting',
-            setting: 'temperature',
-            message: `${settings.model} is a reasoning model and does not accept temperature; it was not sent`,
-          });
-        } else body['temperature'] = settings.temperature;
-      }
-      if (settings.maxTokens !== undefined)
-        body[reasoning ? 'max_completion_tokens' : 'max_tokens'] = settings.maxTokens;
-      if (output.responseFormat) body['response_format'] = output.responseFormat;
-      if (options.tools?.length) body['tools'] = toOpenAITools(options.tools);
-      if (options.toolChoice !== undefined && options.tools?.length) {
-        body['tool_choice'] = toOpenAIToolChoice(options.toolChoice);
-      }
-      if (options.stream) {
-        body['stream'] = true;
-        body['stream_options'] = { include_usage: true };
-      }
-      return preparedCall(body, warnings, outputMode, output.lowered);
-    },
+    prepare: (options) => prepareOpenAICall(options, (fields) => fields),
+
+    // The streaming fields go last, after everything `prepare` sends.
+    prepareStream: (options) =>
+      prepareOpenAICall(options, (fields) => ({
+        ...fields,
+        stream: true,
+        stream_options: { include_usage: true },
+      })),
 
     async complete(prepared, signal): Promise<CompletionPayload> {
-      const completion = (await client.chat.completions.create(
-        prepared.body as unknown as ChatCompletionCreateParams,
-        { maxRetries: 0, signal: signal ?? null },
-      )) as ChatCompletion;
+      const completion = await client.chat.completions.create(prepared.body, {
+        maxRetries: 0,
+        signal: signal ?? null,
+      });
       const choice = completion.choices[0];
       const message = choice?.message;
       const refusal = message?.refusal;
@@ -109,10 +127,10 @@ export function createOpenAIAdapter(client: OpenAIChatClient): ProviderAdapter {
     },
 
     async openStream(prepared, signal): Promise<OpenedProviderStream> {
-      const stream = (await client.chat.completions.create(
-        prepared.body as unknown as ChatCompletionCreateParams,
-        { maxRetries: 0, signal: signal ?? null },
-      )) as unknown as AsyncIterable<ChatCompletionChunk>;
+      const stream = await client.chat.completions.create(prepared.body, {
+        maxRetries: 0,
+        signal: signal ?? null,
+      });
       return { chunks: stream, decoder: createOpenAIStreamDecoder() as StreamDecoder<unknown> };
     },
 

@@ -1,3 +1,4 @@
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ResponseFormatJSONSchema } from 'openai/resources/shared';
 import { jsonInstruction, messagesMentionJson } from '../response-format/mentions-json';
 import type { OutputMode } from '../response-format/normalize-response-format';
@@ -7,7 +8,7 @@ import type { ChatMessage } from '../types/messages';
 import type { ChatWarning } from '../types/result';
 
 export interface OpenAIOutputSettings {
-  responseFormat: Record<string, unknown> | undefined;
+  responseFormat: ChatCompletionCreateParamsNonStreaming['response_format'];
   /** The caller's messages, or a copy with the JSON instruction appended; never the caller's array mutated. */
   messages: readonly ChatMessage[];
   lowered: LoweredSchema | undefined;

@@ -10,7 +10,7 @@ import {
   openConsoleSession,
   signInFailureOf,
 } from './console-sessions-api';
-import { isSameOriginRequest } from './same-origin';
+import { crossSiteRefusal } from './route-caller';
 import { consoleSessionOptions, type ConsoleSessionData } from './session-cookie';
 import type { SignInErrorCode } from './sign-in-errors';
 
@@ -34,8 +34,8 @@ const MAX_KEY_LENGTH = 512;
  * console (checked again here: it is form input), else to the sessions.
  */
 export async function handleSignIn(request: Request): Promise<Response> {
-  if (!isSameOriginRequest(request.headers))
-    return new Response('Cross-site request refused', { status: 403 });
+  const crossSite = crossSiteRefusal(request);
+  if (crossSite !== null) return crossSite;
   const form = await request.formData().catch(() => null);
   const field = form?.get('apiKey');
   const apiKey = typeof field === 'string' ? field.trim() : '';
@@ -76,8 +76,8 @@ export async function handleSignIn(request: Request): Promise<Response> {
  * could not end the session: it then ends at its idle timeout).
  */
 export async function handleSignOut(request: Request): Promise<Response> {
-  if (!isSameOriginRequest(request.headers))
-    return new Response('Cross-site request refused', { status: 403 });
+  const crossSite = crossSiteRefusal(request);
+  if (crossSite !== null) return crossSite;
   const probe = await getIronSession<ConsoleSessionData>(request, new Response(), consoleSessionOptions());
   const token = probe.consoleSessionToken;
   const outcome = token === undefined ? 'ended' : await endConsoleSession(token);

@@ -1,8 +1,13 @@
 import { can } from '@agentdesk/authz';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
-import { singleParam, type SearchParams } from '../../url-state';
-import { consoleSessionsHref, outcomeBanner, parseConsoleSessionView } from '../console-session-view';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
+import { PagerNav, singleParam, type SearchParams } from '../../url-state';
+import {
+  consoleSessionListQuery,
+  consoleSessionsHref,
+  outcomeBanner,
+  parseConsoleSessionView,
+} from '../console-session-view';
 import { listConsoleSessions, type ConsoleSessionsPage as PageJson } from '../server/list-console-sessions';
 import { ConsoleSessionsTable } from './console-sessions-table';
 
@@ -10,9 +15,14 @@ import { ConsoleSessionsTable } from './console-sessions-table';
  * Who is signed in to the console, newest first: open sign-ins (ended ones on request), one person's
  * or everyone's. Admins end one, or sign a person out everywhere; each ends at once on the API.
  */
-export async function ConsoleSessionsPage({ searchParams }: { searchParams: SearchParams }) {
-  const signedIn = await requireSignIn();
-  const mayRead = can(signedIn.principal, 'console-sessions:read');
+export async function ConsoleSessionsPage({
+  access,
+  searchParams,
+}: {
+  access: PageAccess;
+  searchParams: SearchParams;
+}) {
+  const { signedIn, mayRead } = access;
   const mayEnd = can(signedIn.principal, 'console-sessions:write');
   const view = parseConsoleSessionView(searchParams);
   const banner = outcomeBanner(singleParam(searchParams, 'done'));
@@ -29,7 +39,7 @@ export async function ConsoleSessionsPage({ searchParams }: { searchParams: Sear
     <ConsoleShell signedIn={signedIn} current="/console-sessions">
       <h1>Console sign-ins</h1>
       {!mayRead ? (
-        <p className="notice">Your role ({signedIn.identity.role}) may not see console sign-ins.</p>
+        <MissingScopeNotice access={access} readWhat="see console sign-ins" />
       ) : (
         <>
           <p className="muted">
@@ -72,16 +82,11 @@ export async function ConsoleSessionsPage({ searchParams }: { searchParams: Sear
           {page !== undefined && (
             <>
               <ConsoleSessionsTable sessions={page.items} view={view} canEnd={mayEnd} />
-              <nav aria-label="Pages of sign-ins" className="pager">
-                {view.cursor !== undefined && (
-                  <a href={consoleSessionsHref(view, { cursor: undefined })}>First page</a>
-                )}
-                {page.nextCursor !== null && (
-                  <a href={consoleSessionsHref(view, { cursor: page.nextCursor })} rel="next">
-                    Older sign-ins
-                  </a>
-                )}
-              </nav>
+              <PagerNav
+                label="Pages of sign-ins"
+                links={consoleSessionListQuery.pagerLinks(view, page.nextCursor)}
+                nextText="Older sign-ins"
+              />
             </>
           )}
         </>

@@ -2,7 +2,7 @@ import { can } from '@agentdesk/authz';
 import { consoleSessionJsonSchema, endedConsoleSessionsJsonSchema } from '@agentdesk/api-contract';
 import type { z } from 'zod';
 import { ApiRequestError, sendToApi, type ApiCredential } from '../../api-client';
-import { currentSignIn, isSameOriginRequest } from '../../auth';
+import { routeCaller } from '../../auth';
 import { consoleSessionsHref, type ConsoleSessionOutcome } from '../console-session-view';
 
 const idPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,15 +32,13 @@ async function formAction(
   field: 'sessionId' | 'userId',
   act: (credential: ApiCredential, id: string) => Promise<Response>,
 ): Promise<Response> {
-  if (!isSameOriginRequest(request.headers))
-    return new Response('Cross-site request refused', { status: 403 });
-  const signedIn = await currentSignIn();
-  if (signedIn === null) return seeOther('/sign-in');
-  if (!can(signedIn.principal, 'console-sessions:write')) return backToPage('forbidden');
+  const caller = await routeCaller(request, 'form-post');
+  if (!caller.ok) return caller.refusal;
+  if (!can(caller.signedIn.principal, 'console-sessions:write')) return backToPage('forbidden');
   const form = await request.formData().catch(() => null);
   const id = form?.get(field);
   if (typeof id !== 'string' || !idPattern.test(id)) return backToPage('invalid');
-  return act(signedIn.credential, id);
+  return act(caller.signedIn.credential, id);
 }
 
 /** `POST /console-sessions/end` (form field `sessionId`): ends one sign-in, then back to the list. */

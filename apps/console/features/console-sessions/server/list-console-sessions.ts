@@ -1,6 +1,7 @@
 import { consoleSessionJsonSchema, pageJsonSchema } from '@agentdesk/api-contract';
 import type { z } from 'zod';
 import { getFromApi, type ApiCredential } from '../../api-client';
+import { pageQuery } from '../../url-state';
 import type { ConsoleSessionView } from '../console-session-view';
 
 export const CONSOLE_SESSIONS_PAGE_SIZE = 25;
@@ -19,8 +20,7 @@ export function listConsoleSessions(
     {
       userId: view.userId,
       includeEnded: view.includeEnded ? 'true' : undefined,
-      cursor: view.cursor,
-      limit: String(CONSOLE_SESSIONS_PAGE_SIZE),
+      ...pageQuery(view.cursor, CONSOLE_SESSIONS_PAGE_SIZE),
       reason: 'console: sign-ins page',
     },
     consoleSessionsPageSchema,

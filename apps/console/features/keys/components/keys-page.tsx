@@ -1,36 +1,24 @@
 import { can } from '@agentdesk/authz';
 import { apiKeyRoles, type ApiKeyJson, type PageJson } from '@agentdesk/api-contract';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
-import { listApiKeys } from '../server/api-keys';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
+import { PagerNav, singleParam, type SearchParams } from '../../url-state';
+import { keyListQuery } from '../key-list-query';
 import { keyNoticeOf } from '../key-notices';
+import { listApiKeys } from '../server/api-keys';
 import { CreateKeyForm } from './create-key-form';
-import { singleParam, type SearchParams } from '../../url-state';
 import { KeysTable } from './keys-table';
 
-function keysHref(changes: { cursor?: string; includeRevoked: boolean }): string {
-  const query = new URLSearchParams();
-  if (changes.includeRevoked) query.set('revoked', 'include');
-  if (changes.cursor !== undefined) query.set('cursor', changes.cursor);
-  const text = query.toString();
-  return text === '' ? '/keys' : `/keys?${text}`;
-}
-
 /** API keys: create (shown once), list, revoke. Needs `api-keys:read`; the controls need `api-keys:write`. */
-export async function KeysPage({ searchParams }: { searchParams: SearchParams }) {
-  const signedIn = await requireSignIn();
-  const mayRead = can(signedIn.principal, 'api-keys:read');
+export async function KeysPage({ access, searchParams }: { access: PageAccess; searchParams: SearchParams }) {
+  const { signedIn, mayRead } = access;
   const mayWrite = can(signedIn.principal, 'api-keys:write');
-  const includeRevoked = singleParam(searchParams, 'revoked') === 'include';
-  const cursor = singleParam(searchParams, 'cursor');
+  const { filters } = keyListQuery.parse(searchParams);
   let page: PageJson<ApiKeyJson> | undefined;
   let failure: unknown;
   if (mayRead) {
     try {
-      page = await listApiKeys(signedIn.credential, {
-        includeRevoked,
-        ...(cursor === undefined ? {} : { cursor }),
-      });
+      page = await listApiKeys(signedIn.credential, filters);
     } catch (error) {
       failure = error;
     }
@@ -41,7 +29,7 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
     <ConsoleShell signedIn={signedIn} current="/keys">
       <h1>Keys and users</h1>
       {!mayRead ? (
-        <p className="notice">Your role ({signedIn.identity.role}) may not see API keys.</p>
+        <MissingScopeNotice access={access} readWhat="see API keys" />
       ) : (
         <>
           <p className="muted">
@@ -55,24 +43,19 @@ export async function KeysPage({ searchParams }: { searchParams: SearchParams })
           {mayWrite && <CreateKeyForm roles={apiKeyRoles} />}
           <h2>Existing keys</h2>
           <p>
-            {includeRevoked ? (
-              <a href={keysHref({ includeRevoked: false })}>Hide revoked keys</a>
-            ) : (
-              <a href={keysHref({ includeRevoked: true })}>Show revoked keys too</a>
-            )}
+            <a href={keyListQuery.href({ includeRevoked: !filters.includeRevoked })}>
+              {filters.includeRevoked ? 'Hide revoked keys' : 'Show revoked keys too'}
+            </a>
           </p>
           {failure !== undefined && <ApiProblem error={failure} />}
           {page !== undefined && (
             <>
               <KeysTable keys={page.items} canRevoke={mayWrite} />
-              <nav aria-label="Pages of keys" className="pager">
-                {cursor !== undefined && <a href={keysHref({ includeRevoked })}>First page</a>}
-                {page.nextCursor !== null && (
-                  <a href={keysHref({ includeRevoked, cursor: page.nextCursor })} rel="next">
-                    Older keys
-                  </a>
-                )}
-              </nav>
+              <PagerNav
+                label="Pages of keys"
+                links={keyListQuery.pagerLinks(filters, page.nextCursor)}
+                nextText="Older keys"
+              />
             </>
           )}
         </>

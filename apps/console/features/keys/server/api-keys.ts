@@ -7,6 +7,8 @@ import {
   type PageJson,
 } from '@agentdesk/api-contract';
 import { getFromApi, sendToApi, type ApiCredential } from '../../api-client';
+import { pageQuery } from '../../url-state';
+import type { KeyListFilters } from '../key-list-query';
 
 export const KEYS_PAGE_SIZE = 25;
 
@@ -15,15 +17,14 @@ const keysPageSchema = pageJsonSchema(apiKeyJsonSchema);
 /** One page of keys, newest first (revoked ones too when asked). */
 export function listApiKeys(
   credential: ApiCredential,
-  options: { cursor?: string; includeRevoked: boolean },
+  filters: KeyListFilters,
 ): Promise<PageJson<ApiKeyJson>> {
   return getFromApi(
     credential,
     '/v1/admin/api-keys',
     {
-      limit: String(KEYS_PAGE_SIZE),
-      cursor: options.cursor,
-      includeRevoked: options.includeRevoked ? 'true' : undefined,
+      ...pageQuery(filters.cursor, KEYS_PAGE_SIZE),
+      includeRevoked: filters.includeRevoked ? 'true' : undefined,
       reason: 'console: keys page',
     },
     keysPageSchema,

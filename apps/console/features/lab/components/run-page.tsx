@@ -1,25 +1,33 @@
 import type { RunJson } from '@agentdesk/api-contract';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { formatDateTime, formatDuration } from '../../transcript';
 import { readRun } from '../server/read-lab';
 import { TargetResultPanel } from './target-result-panel';
 
 /** One stored run, reopened by its URL: its inputs, then every target's result side by side. */
-export async function RunPage({ runId }: { runId: string }) {
-  const signedIn = await requireSignIn();
+export async function RunPage({ access, runId }: { access: PageAccess; runId: string }) {
+  const { signedIn, mayRead } = access;
   let run: RunJson | undefined;
   let failure: unknown;
-  try {
-    run = await readRun(signedIn.credential, runId);
-  } catch (error) {
-    failure = error;
+  if (mayRead) {
+    try {
+      run = await readRun(signedIn.credential, runId);
+    } catch (error) {
+      failure = error;
+    }
   }
   return (
     <ConsoleShell signedIn={signedIn} current="/lab">
       <p>
         <a href="/lab">← Structured-output lab</a>
       </p>
+      {!mayRead && (
+        <>
+          <h1>Run not available</h1>
+          <MissingScopeNotice access={access} readWhat="read the lab’s runs" />
+        </>
+      )}
       {failure !== undefined && (
         <>
           <h1>Run not available</h1>

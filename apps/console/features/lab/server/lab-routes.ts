@@ -1,4 +1,4 @@
-import { ApiErrorCode, runJsonSchema } from '@agentdesk/api-contract';
+import { runJsonSchema } from '@agentdesk/api-contract';
 import { consoleRefusal, relayToApi } from '../../api-client';
 import { routeCaller } from '../../auth';
 
@@ -11,7 +11,7 @@ export async function handleCreateRun(request: Request): Promise<Response> {
   if (!caller.ok) return caller.refusal;
   const body: unknown = await request.json().catch(() => undefined);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'body: must be a JSON object');
+    return consoleRefusal('invalid-input', 'body: must be a JSON object');
   return relayToApi(
     caller.signedIn.credential,
     {

@@ -8,6 +8,7 @@ import {
 } from '@agentdesk/api-contract';
 import { z } from 'zod';
 import { getFromApi, type ApiCredential } from '../../api-client';
+import { pageQuery } from '../../url-state';
 
 export const RUN_HISTORY_SIZE = 20;
 
@@ -21,7 +22,7 @@ export function listRuns(
   return getFromApi(
     credential,
     '/v1/admin/structured-output/runs',
-    { limit: String(RUN_HISTORY_SIZE), cursor, reason: 'console: lab run history' },
+    { ...pageQuery(cursor, RUN_HISTORY_SIZE), reason: 'console: lab run history' },
     runsPageSchema,
   );
 }

@@ -1,5 +1,4 @@
-import { ApiErrorCode } from '@agentdesk/api-contract';
-import { consoleRefusal } from '../../api-client';
+import { NO_STORE, consoleRefusal } from '../../api-client';
 import { routeCaller } from '../../auth';
 import { checkSchemaText } from '../schema-check';
 
@@ -18,9 +17,8 @@ export async function handleSchemaCheck(request: Request): Promise<Response> {
   const text = typeof body === 'object' && body !== null ? (body as { text?: unknown }).text : undefined;
   if (typeof text !== 'string' || text.length > MAX_SCHEMA_TEXT_LENGTH)
     return consoleRefusal(
-      400,
-      ApiErrorCode.ValidationFailed,
+      'invalid-input',
       `text: must be the schema's text, at most ${MAX_SCHEMA_TEXT_LENGTH.toLocaleString('en-US')} characters`,
     );
-  return Response.json(checkSchemaText(text), { headers: { 'cache-control': 'no-store' } });
+  return Response.json(checkSchemaText(text), { headers: NO_STORE });
 }

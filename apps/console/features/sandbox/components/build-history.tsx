@@ -1,5 +1,6 @@
 import type { BuildJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatDuration } from '../../transcript';
+import { sandboxQuery } from '../sandbox-query';
 import { shortImageId } from './format-sandbox';
 
 /** Who asked, whole: the principal, or the session (and its owner) whose sandbox needed the image. */
@@ -58,7 +59,7 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
               </td>
               <td data-label="Log">
                 <a
-                  href={`/sandbox?build=${build.id}`}
+                  href={sandboxQuery.href({ build: build.id })}
                   aria-label={`Log of the build started ${formatDateTime(build.startedAt)}`}
                 >
                   Show log

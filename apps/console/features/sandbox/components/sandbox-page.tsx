@@ -1,7 +1,9 @@
 import { can } from '@agentdesk/authz';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
+import type { SearchParams } from '../../url-state';
 import { sandboxAvailability } from '../sandbox-availability';
+import { sandboxQuery } from '../sandbox-query';
 import { readSandbox } from '../server/read-sandbox';
 import { BuildHistory } from './build-history';
 import { ContainersTable } from './containers-table';
@@ -14,20 +16,29 @@ function withFinalStop(message: string): string {
   return /[.!?]$/.test(message.trimEnd()) ? message.trimEnd() : `${message.trimEnd()}.`;
 }
 
-const buildIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * The sandbox image, its builds and containers. Each part shows the API's own message when it cannot
  * be read (an unreachable engine is a 503); a server without a sandbox says so once.
  */
-export async function SandboxPage({ buildParameter }: { buildParameter: string | undefined }) {
-  const signedIn = await requireSignIn();
+export async function SandboxPage({
+  access,
+  searchParams,
+}: {
+  access: PageAccess;
+  searchParams: SearchParams;
+}) {
+  const { signedIn, mayRead } = access;
+  if (!mayRead)
+    return (
+      <ConsoleShell signedIn={signedIn} current="/sandbox">
+        <h1>Sandbox</h1>
+        <MissingScopeNotice access={access} readWhat="see the sandbox" />
+      </ConsoleShell>
+    );
   const canManage = can(signedIn.principal, 'sandbox:manage');
-  const overview = await readSandbox(signedIn.credential);
-  const { image, builds, containers } = overview;
+  const { image, builds, containers } = await readSandbox(signedIn.credential);
   const availability = sandboxAvailability(image.ok ? undefined : image.error);
-  const pickedBuild =
-    buildParameter !== undefined && buildIdPattern.test(buildParameter) ? buildParameter : null;
+  const pickedBuild = sandboxQuery.parse(searchParams).filters.build ?? null;
   const followBuildId = pickedBuild ?? (image.ok ? image.value.buildInProgress : null);
 
   return (

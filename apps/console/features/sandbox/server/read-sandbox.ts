@@ -9,6 +9,7 @@ import {
   type PageJson,
 } from '@agentdesk/api-contract';
 import { getFromApi, type ApiCredential } from '../../api-client';
+import { pageQuery } from '../../url-state';
 
 /** A part of the page: its data, or why the API did not give it (shown in place, the rest still renders). */
 export type Loaded<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -39,7 +40,7 @@ export async function readSandbox(credential: ApiCredential): Promise<SandboxOve
       getFromApi(
         credential,
         '/v1/admin/sandbox/builds',
-        { limit: String(BUILD_HISTORY_SIZE) },
+        pageQuery(undefined, BUILD_HISTORY_SIZE),
         buildsPageSchema,
       ),
     ),

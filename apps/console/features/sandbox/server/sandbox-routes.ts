@@ -1,5 +1,4 @@
 import {
-  ApiErrorCode,
   pinReportJsonSchema,
   rebuildAcceptedJsonSchema,
   rebuildRequestJsonSchema,
@@ -18,8 +17,7 @@ export async function handleRebuild(request: Request): Promise<Response> {
   if (!caller.ok) return caller.refusal;
   const body: unknown = await request.json().catch(() => undefined);
   const parsed = rebuildRequestJsonSchema.safeParse(body);
-  if (!parsed.success)
-    return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'body.force: must be true or false');
+  if (!parsed.success) return consoleRefusal('invalid-input', 'body.force: must be true or false');
   return relayToApi(
     caller.signedIn.credential,
     {
@@ -51,7 +49,7 @@ export async function handleRemoveContainer(request: Request, containerId: strin
   const caller = await routeCaller(request, 'mutation');
   if (!caller.ok) return caller.refusal;
   if (!containerIdPattern.test(containerId))
-    return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'id: must be a container id or name as listed');
+    return consoleRefusal('invalid-input', 'id: must be a container id or name as listed');
   return relayToApi(
     caller.signedIn.credential,
     {
@@ -66,8 +64,7 @@ export async function handleRemoveContainer(request: Request, containerId: strin
 export async function handleBuildEvents(request: Request, buildId: string): Promise<Response> {
   const caller = await routeCaller(request, 'read');
   if (!caller.ok) return caller.refusal;
-  if (!buildIdPattern.test(buildId))
-    return consoleRefusal(400, ApiErrorCode.ValidationFailed, 'id: must be a build id (UUID)');
+  if (!buildIdPattern.test(buildId)) return consoleRefusal('invalid-input', 'id: must be a build id (UUID)');
   return relayEventStream(
     caller.signedIn.credential,
     `/v1/admin/sandbox/builds/${buildId}/events`,

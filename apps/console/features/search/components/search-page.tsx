@@ -1,22 +1,28 @@
 import { MAX_SEARCH_QUERY_LENGTH, type MessageSearchHitJson, type PageJson } from '@agentdesk/api-contract';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { formatDateTime } from '../../transcript';
+import { PagerNav, type SearchParams } from '../../url-state';
 import { visibleText } from '../../visible-text';
-import { messageHref, searchHref } from '../search-links';
-import { singleParam, type SearchParams } from '../../url-state';
+import { messageHref, searchQuery } from '../search-links';
 import { searchMessages } from '../server/search-messages';
 
 /** Full-text search over every user's message text; each result opens the message in its transcript. */
-export async function SearchPage({ searchParams }: { searchParams: SearchParams }) {
-  const signedIn = await requireSignIn();
-  const query = singleParam(searchParams, 'q');
-  const cursor = singleParam(searchParams, 'cursor');
+export async function SearchPage({
+  access,
+  searchParams,
+}: {
+  access: PageAccess;
+  searchParams: SearchParams;
+}) {
+  const { signedIn, mayRead } = access;
+  const { filters } = searchQuery.parse(searchParams);
+  const query = filters.q;
   let page: PageJson<MessageSearchHitJson> | undefined;
   let failure: unknown;
-  if (query !== undefined) {
+  if (mayRead && query !== undefined) {
     try {
-      page = await searchMessages(signedIn.credential, query, cursor);
+      page = await searchMessages(signedIn.credential, query, filters.cursor);
     } catch (error) {
       failure = error;
     }
@@ -28,23 +34,26 @@ export async function SearchPage({ searchParams }: { searchParams: SearchParams 
         Every user’s messages containing all the words, newest first. Each search is recorded in the audit
         log.
       </p>
-      <form method="get" action="/search" className="filters" role="search" aria-label="Search messages">
-        <div className="field grow">
-          <label htmlFor="search-q">Words</label>
-          <input
-            id="search-q"
-            name="q"
-            type="search"
-            defaultValue={query ?? ''}
-            maxLength={MAX_SEARCH_QUERY_LENGTH}
-          />
-        </div>
-        <div className="field actions">
-          <button type="submit">Search</button>
-        </div>
-      </form>
+      {!mayRead && <MissingScopeNotice access={access} readWhat="search every user’s messages" />}
+      {mayRead && (
+        <form method="get" action="/search" className="filters" role="search" aria-label="Search messages">
+          <div className="field grow">
+            <label htmlFor="search-q">Words</label>
+            <input
+              id="search-q"
+              name="q"
+              type="search"
+              defaultValue={query ?? ''}
+              maxLength={MAX_SEARCH_QUERY_LENGTH}
+            />
+          </div>
+          <div className="field actions">
+            <button type="submit">Search</button>
+          </div>
+        </form>
+      )}
       {failure !== undefined && <ApiProblem error={failure} />}
-      {query === undefined && (
+      {mayRead && query === undefined && (
         <p className="empty">Type one or more words to find the messages that contain them.</p>
       )}
       {page !== undefined && query !== undefined && (
@@ -67,14 +76,11 @@ export async function SearchPage({ searchParams }: { searchParams: SearchParams 
               ))}
             </ol>
           )}
-          <nav aria-label="Pages of results" className="pager">
-            {cursor !== undefined && <a href={searchHref(query)}>First page</a>}
-            {page.nextCursor !== null && (
-              <a href={searchHref(query, page.nextCursor)} rel="next">
-                Older messages
-              </a>
-            )}
-          </nav>
+          <PagerNav
+            label="Pages of results"
+            links={searchQuery.pagerLinks(filters, page.nextCursor)}
+            nextText="Older messages"
+          />
         </>
       )}
     </ConsoleShell>

@@ -5,6 +5,7 @@ import {
   type PageJson,
 } from '@agentdesk/api-contract';
 import { getFromApi, type ApiCredential } from '../../api-client';
+import { pageQuery } from '../../url-state';
 
 export const SEARCH_PAGE_SIZE = 25;
 
@@ -19,7 +20,7 @@ export function searchMessages(
   return getFromApi(
     credential,
     '/v1/admin/search/messages',
-    { q: query, cursor, limit: String(SEARCH_PAGE_SIZE), reason: 'console: message search' },
+    { q: query, ...pageQuery(cursor, SEARCH_PAGE_SIZE), reason: 'console: message search' },
     searchPageSchema,
   );
 }

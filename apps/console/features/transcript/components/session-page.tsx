@@ -1,6 +1,6 @@
 import type { SessionWithMessagesJson } from '@agentdesk/api-contract';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { visibleText } from '../../visible-text';
 import { formatDateTime } from '../format';
 import { checkMessagesOf } from '../server/check-message';
@@ -8,14 +8,16 @@ import { readSessionFirstPage } from '../server/read-session';
 import { TranscriptView } from './transcript-view';
 
 /** Any user's session read like a conversation. */
-export async function SessionPage({ sessionId }: { sessionId: string }) {
-  const signedIn = await requireSignIn();
+export async function SessionPage({ access, sessionId }: { access: PageAccess; sessionId: string }) {
+  const { signedIn, mayRead } = access;
   let first: SessionWithMessagesJson | undefined;
   let failure: unknown;
-  try {
-    first = await readSessionFirstPage(signedIn.credential, sessionId);
-  } catch (error) {
-    failure = error;
+  if (mayRead) {
+    try {
+      first = await readSessionFirstPage(signedIn.credential, sessionId);
+    } catch (error) {
+      failure = error;
+    }
   }
   if (first === undefined)
     return (
@@ -24,7 +26,11 @@ export async function SessionPage({ sessionId }: { sessionId: string }) {
           <a href="/sessions">← Sessions</a>
         </p>
         <h1>Session</h1>
-        <ApiProblem error={failure} />
+        {mayRead ? (
+          <ApiProblem error={failure} />
+        ) : (
+          <MissingScopeNotice access={access} readWhat="read every user’s transcripts" />
+        )}
       </ConsoleShell>
     );
 

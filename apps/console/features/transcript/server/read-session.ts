@@ -10,6 +10,7 @@ import {
   type ToolResultPageJson,
 } from '@agentdesk/api-contract';
 import { getFromApi, type ApiCredential } from '../../api-client';
+import { pageQuery } from '../../url-state';
 
 /** The API's largest transcript page. */
 export const MESSAGE_PAGE_SIZE = 500;
@@ -49,7 +50,7 @@ export function readMessagesPage(
   return getFromApi(
     credential,
     `${sessionPath(sessionId)}/messages`,
-    { limit: String(MESSAGE_PAGE_SIZE), cursor: cursor ?? undefined, reason: AUDIT_REASON },
+    { ...pageQuery(cursor ?? undefined, MESSAGE_PAGE_SIZE), reason: AUDIT_REASON },
     messagesPageSchema,
   );
 }

@@ -1,22 +1,9 @@
-import { currentSignIn } from '../../auth';
-import { ApiRequestError, ApiUnavailableError } from '../../api-client';
+import { NO_STORE, consoleRefusal, relayFromApi } from '../../api-client';
+import { routeCaller } from '../../auth';
 import { transcriptJsonExport } from '../export/transcript-json';
 import { transcriptMarkdown } from '../export/transcript-markdown';
 import { checkMessagesOf } from './check-message';
 import { readMessagesPage, readToolResultPage, readWholeTranscript } from './read-session';
-
-/** What the browser gets when a read fails: the API's code and message, or why the API was not reached. */
-function failure(status: number, code: string, message: string): Response {
-  return Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store' } });
-}
-
-function fromError(error: unknown): Response {
-  if (error instanceof ApiRequestError) return failure(error.status, error.code, error.message);
-  if (error instanceof ApiUnavailableError) return failure(502, 'API_UNAVAILABLE', error.message);
-  throw error;
-}
-
-const notSignedIn = () => failure(401, 'UNAUTHENTICATED', 'Sign in to the console again');
 
 type Params<Names extends string> = { params: Promise<Record<Names, string>> };
 
@@ -25,16 +12,14 @@ type Params<Names extends string> = { params: Promise<Record<Names, string>> };
  * list — checked against the contract and each message's parts read here, so the browser only renders.
  */
 export async function handleMessagesPage(request: Request, { params }: Params<'id'>): Promise<Response> {
-  const signedIn = await currentSignIn();
-  if (signedIn === null) return notSignedIn();
+  const caller = await routeCaller(request, 'read');
+  if (!caller.ok) return caller.refusal;
   const { id } = await params;
   const cursor = new URL(request.url).searchParams.get('cursor');
-  try {
-    const page = await readMessagesPage(signedIn.credential, id, cursor === '' ? null : cursor);
-    return Response.json(checkMessagesOf(page), { headers: { 'cache-control': 'no-store' } });
-  } catch (error) {
-    return fromError(error);
-  }
+  return relayFromApi(
+    () => readMessagesPage(caller.signedIn.credential, id, cursor === '' ? null : cursor),
+    (page) => Response.json(checkMessagesOf(page), { headers: NO_STORE }),
+  );
 }
 
 /** `GET /sessions/:id/tool-results/:toolCallId?offset=`: one page of a tool call's full stored output. */
@@ -42,18 +27,16 @@ export async function handleToolResultPage(
   request: Request,
   { params }: Params<'id' | 'toolCallId'>,
 ): Promise<Response> {
-  const signedIn = await currentSignIn();
-  if (signedIn === null) return notSignedIn();
+  const caller = await routeCaller(request, 'read');
+  if (!caller.ok) return caller.refusal;
   const { id, toolCallId } = await params;
   const offsetText = new URL(request.url).searchParams.get('offset') ?? '0';
   if (!/^\d{1,10}$/.test(offsetText))
-    return failure(400, 'VALIDATION_FAILED', 'offset: must be a whole number of characters (0 or more)');
-  try {
-    const page = await readToolResultPage(signedIn.credential, id, toolCallId, Number(offsetText));
-    return Response.json(page, { headers: { 'cache-control': 'no-store' } });
-  } catch (error) {
-    return fromError(error);
-  }
+    return consoleRefusal('invalid-input', 'offset: must be a whole number of characters (0 or more)');
+  return relayFromApi(
+    () => readToolResultPage(caller.signedIn.credential, id, toolCallId, Number(offsetText)),
+    (page) => Response.json(page, { headers: NO_STORE }),
+  );
 }
 
 const exportFormats = {
@@ -63,30 +46,29 @@ const exportFormats = {
 
 /** `GET /sessions/:id/export?format=json|markdown`: the whole transcript as a download. */
 export async function handleTranscriptExport(request: Request, { params }: Params<'id'>): Promise<Response> {
-  const signedIn = await currentSignIn();
-  if (signedIn === null) return notSignedIn();
+  const caller = await routeCaller(request, 'read');
+  if (!caller.ok) return caller.refusal;
   const { id } = await params;
   const format = new URL(request.url).searchParams.get('format') ?? 'json';
   if (format !== 'json' && format !== 'markdown')
-    return failure(400, 'VALIDATION_FAILED', 'format: must be json or markdown');
-  let transcript;
-  try {
-    transcript = await readWholeTranscript(signedIn.credential, id);
-  } catch (error) {
-    return fromError(error);
-  }
-  const body =
-    format === 'json'
-      ? JSON.stringify(transcriptJsonExport(transcript), null, 2)
-      : transcriptMarkdown(transcript);
-  const { extension, contentType } = exportFormats[format];
-  // The session id is an API id (UUID layout) — safe in a header — but only its word characters are kept.
-  const fileName = `session-${transcript.session.id.replace(/[^\w-]/g, '')}.${extension}`;
-  return new Response(body, {
-    headers: {
-      'content-type': contentType,
-      'content-disposition': `attachment; filename="${fileName}"`,
-      'cache-control': 'no-store',
+    return consoleRefusal('invalid-input', 'format: must be json or markdown');
+  return relayFromApi(
+    () => readWholeTranscript(caller.signedIn.credential, id),
+    (transcript) => {
+      const body =
+        format === 'json'
+          ? JSON.stringify(transcriptJsonExport(transcript), null, 2)
+          : transcriptMarkdown(transcript);
+      const { extension, contentType } = exportFormats[format];
+      // The session id is an API id (UUID layout) — safe in a header — but only its word characters are kept.
+      const fileName = `session-${transcript.session.id.replace(/[^\w-]/g, '')}.${extension}`;
+      return new Response(body, {
+        headers: {
+          'content-type': contentType,
+          'content-disposition': `attachment; filename="${fileName}"`,
+          'cache-control': 'no-store',
+        },
+      });
     },
-  });
+  );
 }

@@ -1,7 +1,7 @@
 import { can } from '@agentdesk/authz';
 import type { UsageReportJson } from '@agentdesk/api-contract';
-import { requireSignIn } from '../../auth';
-import { ApiProblem, ConsoleShell } from '../../shell';
+import type { PageAccess } from '../../auth';
+import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { layoutUsageChart } from '../chart-layout';
 import { loadUsage } from '../server/load-usage';
 import { userNamesFor } from '../server/user-names';
@@ -12,10 +12,15 @@ import { UsageControls } from './usage-controls';
 import { UsageTable, UsageTotals } from './usage-table';
 
 /** Tokens per day by model, provider, portal or user; the grouping and range live in the URL. */
-export async function UsagePage({ searchParams }: { searchParams: SearchParams }) {
-  const signedIn = await requireSignIn();
+export async function UsagePage({
+  access,
+  searchParams,
+}: {
+  access: PageAccess;
+  searchParams: SearchParams;
+}) {
+  const { signedIn, mayRead } = access;
   const { view, problems } = parseUsageView(searchParams);
-  const mayRead = can(signedIn.principal, 'usage:read');
   let report: UsageReportJson | undefined;
   let failure: unknown;
   let names: KeyNames = new Map();
@@ -38,7 +43,7 @@ export async function UsagePage({ searchParams }: { searchParams: SearchParams }
       <p className="muted">
         Tokens of every model call that reported usage, per UTC day. Reading it is recorded in the audit log.
       </p>
-      {!mayRead && <p className="notice">Your role ({signedIn.identity.role}) may not read usage.</p>}
+      {!mayRead && <MissingScopeNotice access={access} readWhat="read usage" />}
       {mayRead && <UsageControls view={view} />}
       {problems.length > 0 && (
         <ul role="alert" className="alert">

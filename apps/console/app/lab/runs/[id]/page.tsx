@@ -1,8 +1,10 @@
+import { requirePageScope } from '../../../../features/auth';
 import { RunPage } from '../../../../features/lab';
 
 export const dynamic = 'force-dynamic';
 
 export default async function LabRun({ params }: { params: Promise<{ id: string }> }) {
+  const access = await requirePageScope('lab:read');
   const { id } = await params;
-  return <RunPage runId={id} />;
+  return <RunPage access={access} runId={id} />;
 }
