@@ -1,9 +1,12 @@
+import { readdirSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
-/** The folders of apps/api/src that never import a feature, `auth` or `model-access` (`cluster`: the Redis connections shared by replicas). */
+/** The folders of apps/api/src that never import a feature, `shared`, `auth` or `model-access` (`cluster`: the Redis connections shared by replicas). */
 const apiBottomLayer = [
   'cluster',
   'config',
@@ -16,16 +19,52 @@ const apiBottomLayer = [
   'routes',
 ];
 
-/** `no-restricted-imports` options allowing relative imports into `allowed` folders of apps/api/src only. */
-function layerImportRule(layer, allowed) {
+/** The layers of apps/api/src between the bottom and the features: what any feature may import. */
+const apiBelowFeatures = [...apiBottomLayer, 'model-access', 'auth', 'shared'];
+
+const apiSource = fileURLToPath(new URL('./apps/api/src', import.meta.url));
+
+/**
+ * The feature folders of apps/api/src: every folder that is not below the features, read from disk,
+ * so a new feature folder is kept apart from the others without a change here.
+ */
+const apiFeatures = readdirSync(apiSource, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !apiBelowFeatures.includes(entry.name))
+  .map((entry) => entry.name);
+
+/** How many folders deep the deepest file of apps/api/src sits inside its top-level folder (1: directly in it). */
+const apiDeepestFile = Math.max(
+  1,
+  ...readdirSync(apiSource, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(apiSource, entry.parentPath).split(sep).length),
+);
+
+/**
+ * `no-restricted-imports` options allowing relative imports into `allowed` folders of apps/api/src
+ * only, for a file `depth` folders below apps/api/src: a path that climbs to apps/api/src (or past
+ * it) must go on into an allowed folder; a shorter climb stays inside the file's own folder.
+ */
+function layerImportRule(layer, allowed, depth = 1) {
   return {
     patterns: [
       {
-        regex: `^\\.\\./(?!(?:${allowed.join('|')})(?:/|$))`,
+        regex: `^${'\\.\\./'.repeat(depth)}(?!(?:${allowed.join('|')})(?:/|$))`,
         message: `${layer} of apps/api may import only ${allowed.join(', ')} (and libs): move the shared piece down, or pass it in from the feature`,
       },
     ],
   };
+}
+
+/** The config blocks giving the files of `folders` (of apps/api/src, at every depth) the `allowed` imports; tests are exempt. */
+function apiLayer(folders, layer, allowed) {
+  // A brace with one name in it is not expanded by the glob matcher: write a lone folder bare.
+  const folderGlob = folders.length === 1 ? folders[0] : `{${folders.join(',')}}`;
+  return Array.from({ length: apiDeepestFile }, (_, index) => ({
+    files: [`apps/api/src/${folderGlob}/${'*/'.repeat(index)}*.ts`],
+    ignores: ['**/*.spec.ts'],
+    rules: { 'no-restricted-imports': ['error', layerImportRule(layer, allowed, index + 1)] },
+  }));
 }
 
 /**
@@ -126,27 +165,17 @@ export default [
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
-  {
-    // Layers inside apps/api (see ARCHITECTURE.md): the bottom (`apiBottomLayer`: cluster, config,
-    // core, errors, http, logging, metrics, openapi, routes) imports only the bottom; model-access and auth add themselves.
-    // Allow-lists, so a new feature folder is out of reach of the lower layers without a change here.
-    files: [`apps/api/src/{${apiBottomLayer.join(',')}}/**/*.ts`],
-    ignores: ['**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', layerImportRule('the bottom layer', apiBottomLayer)] },
-  },
-  {
-    files: ['apps/api/src/model-access/**/*.ts'],
-    ignores: ['**/*.spec.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        layerImportRule('model-access', [...apiBottomLayer, 'model-access']),
-      ],
-    },
-  },
-  {
-    files: ['apps/api/src/auth/**/*.ts'],
-    ignores: ['**/*.spec.ts'],
-    rules: { 'no-restricted-imports': ['error', layerImportRule('auth', [...apiBottomLayer, 'auth'])] },
-  },
+  // Layers inside apps/api (see ARCHITECTURE.md): the bottom (`apiBottomLayer`: cluster, config,
+  // core, errors, http, logging, metrics, openapi, routes) imports only the bottom; model-access and
+  // auth add themselves; `shared` (what several features use) imports those and itself; a feature
+  // imports all of those and itself, never another feature. Allow-lists, and the features read from
+  // disk, so a new feature folder is out of reach of the lower layers and of the other features
+  // without a change here. The top-level files (app.module.ts, create-app.ts…) wire the features.
+  ...apiLayer(apiBottomLayer, 'the bottom layer', apiBottomLayer),
+  ...apiLayer(['model-access'], 'model-access', [...apiBottomLayer, 'model-access']),
+  ...apiLayer(['auth'], 'auth', [...apiBottomLayer, 'auth']),
+  ...apiLayer(['shared'], 'shared', apiBelowFeatures),
+  ...apiFeatures.flatMap((feature) =>
+    apiLayer([feature], `the feature ${feature}`, [...apiBelowFeatures, feature]),
+  ),
 ];

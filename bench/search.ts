@@ -172,39 +172,39 @@ async function main(): Promise<void> {
   ] as const) {
     const database = await open();
     try {
-      const { messageSearch } = createRepositories(database);
+      const { transcript } = createRepositories(database);
       // A different rare word on each call, so no one posting list stays hot.
       const rareWord = (call: number) => `w${(call * 7_877) % vocabulary}`;
       let secondPage: string | null = null;
       const scenarios: Array<[string, (call: number) => Promise<number>]> = [
         [
           'rare word (~0.05% of messages)',
-          async (call) => (await messageSearch.search(rareWord(call), { limit: pageSize })).items.length,
+          async (call) => (await transcript.searchMessages(rareWord(call), { limit: pageSize })).items.length,
         ],
         [
           'common word (10% of messages)',
-          async () => (await messageSearch.search('invoice', { limit: pageSize })).items.length,
+          async () => (await transcript.searchMessages('invoice', { limit: pageSize })).items.length,
         ],
         [
           'two words, AND (1%)',
-          async () => (await messageSearch.search('urgent invoice', { limit: pageSize })).items.length,
+          async () => (await transcript.searchMessages('urgent invoice', { limit: pageSize })).items.length,
         ],
         [
           'common word, second page (cursor)',
           async () => {
-            secondPage ??= (await messageSearch.search('invoice', { limit: pageSize })).nextCursor;
-            return (await messageSearch.search('invoice', { limit: pageSize, cursor: secondPage })).items
+            secondPage ??= (await transcript.searchMessages('invoice', { limit: pageSize })).nextCursor;
+            return (await transcript.searchMessages('invoice', { limit: pageSize, cursor: secondPage })).items
               .length;
           },
         ],
         [
           'rare AND common word',
           async (call) =>
-            (await messageSearch.search(`${rareWord(call)} invoice`, { limit: pageSize })).items.length,
+            (await transcript.searchMessages(`${rareWord(call)} invoice`, { limit: pageSize })).items.length,
         ],
         [
           'no match',
-          async () => (await messageSearch.search('zzzznotaword', { limit: pageSize })).items.length,
+          async () => (await transcript.searchMessages('zzzznotaword', { limit: pageSize })).items.length,
         ],
       ];
       for (const [name, run] of scenarios) {

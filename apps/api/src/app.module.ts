@@ -19,6 +19,7 @@ import { RoutesModule } from './routes/routes.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { SsoModule } from './sso/sso.module';
+import { UsageMeterModule } from './shared/metering/usage-meter.module';
 
 /** The API: one module per concern over the core values `createApp` prepared. */
 @Module({})
@@ -46,6 +47,7 @@ export class AppModule {
         RoutesModule,
         SandboxModule,
         SearchModule,
+        UsageMeterModule,
         UsageModule,
         ...extraModules,
       ],

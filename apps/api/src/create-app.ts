@@ -7,9 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DestinationStream, Logger } from 'pino';
 import { AppModule } from './app.module';
-import { AuditTrail, registerAuditTrail } from './audit/audit-trail';
-import { FailedAttemptBudget } from './audit/failed-attempt-budget';
-import { recordAdminKeyStoredAtStart } from './audit/host-command-audit';
+import { AuditTrail, registerAuditTrail } from './shared/audit/audit-trail';
+import { FailedAttemptBudget } from './shared/audit/failed-attempt-budget';
+import { recordAdminKeyStoredAtStart } from './shared/audit/host-command-audit';
 import { bootstrapAccess, type BootstrapResult } from './auth/bootstrap-access';
 import { describeConfig, type AppConfig } from './config/app-config';
 import { refuseForeignDevModeRequests } from './http/dev-mode-request-guard';
@@ -86,7 +86,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // file has one server process, so every running turn at start is stale; on PostgreSQL other
     // replicas may be mid-turn, so only expired leases are (the rest are swept once they expire:
     // see TurnLeaseSweeper).
-    const recovered = await repositories.turns.recoverInterrupted({ all: database.dialect === 'sqlite' });
+    const recovered = await repositories.turnStore.recoverInterrupted({ all: database.dialect === 'sqlite' });
     if (recovered.messages > 0 || recovered.sessions > 0) {
       logger.warn(
         { interruptedTurns: recovered.sessions, failedMessages: recovered.messages },

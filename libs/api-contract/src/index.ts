@@ -21,16 +21,32 @@ export {
 } from './sessions';
 export {
   compressionEventJsonSchema,
+  contentPartJsonSchema,
+  imagePartJsonSchema,
   messageErrorJsonSchema,
   textPartJsonSchema,
   toolCallJsonSchema,
   truncatedItemJsonSchema,
   type CompressionEventJson,
+  type ContentPartJson,
+  type ImagePartJson,
   type MessageErrorJson,
+  type StoredCompressionEvent,
+  type StoredContentPart,
+  type StoredToolCall,
   type TextPartJson,
   type ToolCallJson,
   type TruncatedItemJson,
 } from './transcript-parts';
+export {
+  isTurnErrorCode,
+  turnErrorCodeOf,
+  turnErrorCodes,
+  turnErrorJsonSchema,
+  type TurnError,
+  type TurnErrorCode,
+} from './turn-errors';
+export type { KnownFields } from './known-fields';
 export { tokenUsageJsonSchema, type TokenUsageJson } from './usage';
 export { userJsonSchema, type UserJson } from './users';
 export { MAX_SEARCH_QUERY_LENGTH, messageSearchHitJsonSchema, type MessageSearchHitJson } from './search';

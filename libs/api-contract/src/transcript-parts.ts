@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { KnownFields } from './known-fields';
 
 /*
  * The parts of a message that `messageJsonSchema` carries as open JSON objects, read for display.
@@ -9,6 +10,17 @@ import { z } from 'zod';
 /** A text part of `contentParts`. */
 export const textPartJsonSchema = z.looseObject({ type: z.literal('text'), text: z.string() });
 export type TextPartJson = z.infer<typeof textPartJsonSchema>;
+
+/** An image part of a user's message: inline base64 data, or a URL. */
+export const imagePartJsonSchema = z.union([
+  z.looseObject({ type: z.literal('image'), mediaType: z.string(), data: z.string() }),
+  z.looseObject({ type: z.literal('image'), url: z.string(), mediaType: z.string().optional() }),
+]);
+export type ImagePartJson = z.infer<typeof imagePartJsonSchema>;
+
+/** One entry of a message's `contentParts`: text (every role), or an image (a user's message). */
+export const contentPartJsonSchema = z.union([textPartJsonSchema, imagePartJsonSchema]);
+export type ContentPartJson = z.infer<typeof contentPartJsonSchema>;
 
 /** One entry of an assistant message's `toolCalls`: `arguments` is the model's JSON text, unparsed. */
 export const toolCallJsonSchema = z.looseObject({
@@ -66,3 +78,12 @@ export const compressionEventJsonSchema = z.looseObject({
   durationMs: z.number(),
 });
 export type CompressionEventJson = z.infer<typeof compressionEventJsonSchema>;
+
+/** A content part as the transcript stores it (what a writer supplies; see {@link KnownFields}). */
+export type StoredContentPart = KnownFields<ContentPartJson>;
+
+/** A tool call as the transcript stores it on the assistant message that made it. */
+export type StoredToolCall = KnownFields<ToolCallJson>;
+
+/** A compression event as the transcript stores it on the message whose model call it preceded. */
+export type StoredCompressionEvent = KnownFields<CompressionEventJson>;

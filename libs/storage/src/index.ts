@@ -27,7 +27,7 @@ export { StorageError, StorageErrorCode, isStorageError, type StorageEntity } fr
 export type { User } from './models/user';
 export type { ApiKey, ApiKeyHolder } from './models/api-key';
 export type { Session, SessionStatus, TokenUsage } from './models/session';
-export type { Message, MessageError, MessageRole, MessageStatus } from './models/message';
+export type { Message, MessageRole, MessageStatus } from './models/message';
 export type { ToolResult, ToolResultSummary } from './models/tool-result';
 export {
   auditActorKinds,
@@ -52,22 +52,31 @@ export {
   type SessionListFilter,
   type SessionPatch,
 } from './repositories/sessions-repository';
-export {
-  MessagesRepository,
-  type AppendedMessage,
-  type AppendedMessages,
-  type FinishOptions,
-  type HistoryMessage,
-  type HistoryPageRequest,
-  type MessageOutcome,
-  type NewMessage,
-} from './repositories/messages-repository';
+export { TurnStore } from './repositories/transcript/turn-store';
+export { TranscriptReads } from './repositories/transcript/transcript-reads';
+export type {
+  AppendedMessage,
+  AppendedMessages,
+  NewMessage,
+  NewMessages,
+} from './repositories/transcript/message-append';
+export type { AnswerOutcome, FailureOutcome, FinishOptions } from './repositories/transcript/message-finish';
+export type {
+  HistoryMessage,
+  HistoryPageRequest,
+  TokenCountFill,
+} from './repositories/transcript/message-reads';
 export {
   MAX_SEARCH_TERMS,
-  MessageSearchRepository,
   searchTermsOf,
   type MessageSearchHit,
-} from './repositories/message-search-repository';
+} from './repositories/transcript/message-search';
+export type { NewToolResult } from './repositories/transcript/tool-result-writes';
+export {
+  interruptedTurnError,
+  type AcquiredLease,
+  type RecoveredTurns,
+} from './repositories/transcript/turn-lease';
 export {
   UsageRepository,
   utcDayOf,
@@ -78,19 +87,12 @@ export {
   type UsageSource,
   type UsageStatus,
 } from './repositories/usage-repository';
-export { ToolResultsRepository, type NewToolResult } from './repositories/tool-results-repository';
 export {
   AuditRepository,
   type AuditListFilter,
   type AuditRecordQuery,
   type NewAuditEntry,
 } from './repositories/audit-repository';
-export {
-  TurnsRepository,
-  interruptedTurnError,
-  type AcquiredLease,
-  type RecoveredTurns,
-} from './repositories/turns-repository';
 export {
   StructuredOutputRunsRepository,
   type NewStructuredOutputRun,

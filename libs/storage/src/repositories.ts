@@ -3,14 +3,12 @@ import type { AppDatabase } from './open-database';
 import { ApiKeysRepository } from './repositories/api-keys-repository';
 import { AuditRepository } from './repositories/audit-repository';
 import { ConsoleSessionsRepository } from './repositories/console-sessions-repository';
-import { MessageSearchRepository } from './repositories/message-search-repository';
-import { MessagesRepository } from './repositories/messages-repository';
 import { SandboxBuildsRepository } from './repositories/sandbox-builds-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
 import { SsoIdentitiesRepository } from './repositories/sso-identities-repository';
 import { StructuredOutputRunsRepository } from './repositories/structured-output-runs-repository';
-import { ToolResultsRepository } from './repositories/tool-results-repository';
-import { TurnsRepository } from './repositories/turns-repository';
+import { TranscriptReads } from './repositories/transcript/transcript-reads';
+import { TurnStore } from './repositories/transcript/turn-store';
 import { UsageRepository } from './repositories/usage-repository';
 import { UsersRepository } from './repositories/users-repository';
 
@@ -19,11 +17,11 @@ export interface Repositories {
   readonly users: UsersRepository;
   readonly apiKeys: ApiKeysRepository;
   readonly sessions: SessionsRepository;
-  readonly messages: MessagesRepository;
-  readonly messageSearch: MessageSearchRepository;
-  readonly toolResults: ToolResultsRepository;
+  /** An agent turn's writes: the session lease, its messages, tool results. */
+  readonly turnStore: TurnStore;
+  /** Reads of the transcript: pages, a turn's history, tool results, search. */
+  readonly transcript: TranscriptReads;
   readonly audit: AuditRepository;
-  readonly turns: TurnsRepository;
   readonly structuredOutputRuns: StructuredOutputRunsRepository;
   readonly sandboxBuilds: SandboxBuildsRepository;
   readonly usage: UsageRepository;
@@ -41,11 +39,9 @@ export function createRepositories(
     users: new UsersRepository(context),
     apiKeys: new ApiKeysRepository(context),
     sessions: new SessionsRepository(context),
-    messages: new MessagesRepository(context),
-    messageSearch: new MessageSearchRepository(context),
-    toolResults: new ToolResultsRepository(context),
+    turnStore: new TurnStore(context),
+    transcript: new TranscriptReads(context),
     audit: new AuditRepository(context),
-    turns: new TurnsRepository(context),
     structuredOutputRuns: new StructuredOutputRunsRepository(context),
     sandboxBuilds: new SandboxBuildsRepository(context),
     usage: new UsageRepository(context),

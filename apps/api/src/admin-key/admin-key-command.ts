@@ -6,8 +6,8 @@ import {
   type AppDatabase,
 } from '@agentdesk/storage';
 import pino from 'pino';
-import { auditActions } from '../audit/audit-actions';
-import { recordHostChange } from '../audit/host-command-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { recordHostChange } from '../shared/audit/host-command-audit';
 import { issueAdminKey, revokeOtherAdminKeys } from '../auth/admin-keys';
 import { broadcastRevocations } from '../cluster/broadcast-revocations';
 import { ConfigError, describeDatabase, loadConfig, type AppConfig } from '../config/app-config';

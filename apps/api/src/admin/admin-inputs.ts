@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { auditReasonQueryField } from '../audit/audit-reason';
-import { adminListSessionsQuery } from '../sessions/session-inputs';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
+import { sessionFilters } from '../shared/sessions/session-filters';
 import { cursorSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
 import { MAX_TOOL_RESULT_PAGE_CHARACTERS } from '@agentdesk/api-contract';
@@ -11,6 +11,19 @@ export const adminReadSessionQuery = z
     limit: pageSizeSchema(MAX_MESSAGE_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
     ...auditReasonQueryField,
+  })
+  .strict();
+
+/** An exact-match filter value: one line, not empty (an empty filter is left out, not sent). */
+const exactFilter = (maxLength: number) => singleLineText(maxLength).min(1, { error: 'must not be empty' });
+
+/** `GET /v1/admin/sessions` query: the same filters plus the owner, the owner's portal and the model. */
+const adminListSessionsQuery = z
+  .object({
+    ...sessionFilters,
+    userId: singleLineText(64).optional(),
+    portalId: exactFilter(200).optional(),
+    model: exactFilter(200).optional(),
   })
   .strict();
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { auditActions } from '../audit/audit-actions';
-import { listingFilter } from '../audit/audit-context';
-import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { listingFilter } from '../shared/audit/audit-context';
+import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import {
   DEFAULT_TOOL_RESULT_PAGE_CHARACTERS,
@@ -11,7 +11,7 @@ import {
   type ToolResultPageJson,
 } from '@agentdesk/api-contract';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import { toMessageJson, toSessionJson } from '../sessions/session-json';
+import { toMessageJson, toSessionJson } from '../shared/sessions/session-json';
 import type { Page, Repositories } from '@agentdesk/storage';
 import type {
   adminListSessionsAuditedQuery,
@@ -64,7 +64,7 @@ export class AdminSessionsService {
     query: z.output<typeof adminReadSessionQuery>,
   ): Promise<SessionWithMessages> {
     const session = await this.repositories.sessions.getForAdmin(sessionId);
-    const messages = await this.repositories.messages.listForAdmin(sessionId, {
+    const messages = await this.repositories.transcript.listMessagesForAdmin(sessionId, {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });
@@ -81,7 +81,7 @@ export class AdminSessionsService {
     query: z.output<typeof adminReadSessionQuery>,
   ): Promise<Page<MessageJson>> {
     const session = await this.repositories.sessions.getForAdmin(sessionId);
-    const messages = await this.repositories.messages.listForAdmin(sessionId, {
+    const messages = await this.repositories.transcript.listMessagesForAdmin(sessionId, {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });
@@ -101,7 +101,7 @@ export class AdminSessionsService {
     query: z.output<typeof adminReadToolResultQuery>,
   ): Promise<ToolResultPageJson> {
     const session = await this.repositories.sessions.getForAdmin(sessionId);
-    const stored = await this.repositories.toolResults.getForAdmin(sessionId, toolCallId);
+    const stored = await this.repositories.transcript.getToolResultForAdmin(sessionId, toolCallId);
     const offset = query.offset ?? 0;
     if (offset > stored.content.length)
       throw new ApiError(

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
+import { CrossUserAuditModule } from '../shared/audit/cross-user-audit.module';
 import { AdminSessionsController } from './admin-sessions.controller';
 import { AdminSessionsService } from './admin-sessions.service';
 import { AdminUsersController } from './admin-users.controller';
 
 @Module({
-  imports: [AuditModule],
+  imports: [CrossUserAuditModule],
   controllers: [AdminSessionsController, AdminUsersController],
   providers: [AdminSessionsService],
 })

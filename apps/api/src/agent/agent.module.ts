@@ -11,13 +11,13 @@ import { ModelRouter } from '../model-access/model-router';
 import { builtInTools, ToolRegistry } from '@agentdesk/agent-tools';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
 import { TurnLeaseSweeper } from './turn/turn-lease-sweeper';
-import { SandboxModule } from '../sandbox/sandbox.module';
-import { SandboxRuntime } from '../sandbox/sandbox-runtime';
-import { UsageMeter } from '../usage/metering/usage-meter';
+import { SandboxRuntimeModule } from '../shared/sandbox-runtime/sandbox-runtime.module';
+import { SandboxRuntime } from '../shared/sandbox-runtime/sandbox-runtime';
+import { UsageMeter } from '../shared/metering/usage-meter';
 
 /** The agent turn: tools, the turn runner, the lease sweeper and `POST /v1/sessions/:id/messages`. */
 @Module({
-  imports: [AuthModule, ModelAccessModule, SandboxModule],
+  imports: [AuthModule, ModelAccessModule, SandboxRuntimeModule],
   controllers: [MessagesController],
   providers: [
     {

@@ -2,18 +2,21 @@ import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { acceptsEventStream } from '../http/accept-header';
+import { clientGoneSignal } from '../http/client-gone';
 import { END_USER_HEADER, IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
 import { RequireScope } from '../routes/route-policy';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
+import { namedJsonEvent } from '../http/sse-frame';
+import { SseWriter } from '../http/sse-writer';
 import { ValidBody, ValidParam } from '../http/validated';
 import { Owner, type EffectiveOwner } from '../auth/effective-owner';
-import { NotAudited } from '../audit/audited';
+import { NotAudited } from '../shared/audit/audited';
 import { AgentTurnService } from './agent-turn.service';
-import { SseWriter } from './sse-writer';
 import { readIdempotencyKey, sendMessageBody, type SendMessageBody } from './turn-inputs';
 import { failedTurnError, toTurnJson, type TurnJson } from './turn-outcome';
+import type { TurnEvent } from './turn/turn-events';
 
 /** Sending a message runs an agent turn; the answer is JSON, or SSE events with `Accept: text/event-stream`. */
 @ApiTags('sessions')
@@ -56,30 +59,32 @@ export class MessagesController {
   ): Promise<TurnJson | undefined> {
     const idempotencyKey = readIdempotencyKey(request.raw.rawHeaders);
     // The client going away aborts the turn: the provider call is cancelled, the partial answer kept.
-    const disconnect = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) disconnect.abort();
-    });
+    const clientGone = clientGoneSignal(reply.raw);
     const streaming = acceptsEventStream(request.headers.accept);
     const turnInput = {
       owner,
       sessionId,
       body,
-      signal: disconnect.signal,
+      signal: clientGone,
       stream: streaming,
       ...(idempotencyKey !== undefined && { idempotencyKey }),
     };
     if (!streaming) {
       const result = await this.turns.run(turnInput, () => undefined);
-      if (disconnect.signal.aborted) return undefined;
+      if (clientGone.aborted) return undefined;
       if (result.status === 'failed' && !result.replayed) throw failedTurnError(result);
       return toTurnJson(result);
     }
-    const writer = new SseWriter(reply.raw, { [REQUEST_ID_HEADER]: requestIdOf(request.raw) });
+    // `event: <type>` and the event as JSON; no heartbeat (the turn's events are the traffic).
+    const writer = new SseWriter<TurnEvent>(reply.raw, {
+      frame: (event) => namedJsonEvent(event.type, event),
+      headers: { [REQUEST_ID_HEADER]: requestIdOf(request.raw) },
+    });
     // Nest must not answer once the stream has begun; errors before it are normal JSON errors.
     const result = await this.turns.run(turnInput, (event) => {
       if (!writer.started) reply.hijack();
-      writer.write(event);
+      // The runner's sink does not wait: the socket's buffer holds what a slow client has not read.
+      void writer.write(event);
     });
     if (!writer.started) {
       // An idempotent replay ran nothing: send it as one JSON answer even to SSE clients.

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
-import { jsonSchemaObject, multilineText, singleLineText } from '../http/inputs';
-import { rawHeaderValues } from '../http/raw-headers';
+import { multilineText } from '../http/inputs';
+import { headerSentOnce } from '../http/raw-headers';
+import { flatJsonSchemaFormatSchema, responseFormatSchema } from '../http/response-format';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
 
 const text = multilineText(1_000_000).min(1, { error: 'must not be empty' });
@@ -20,37 +20,11 @@ const contentPart = z.union([
   z.object({ type: z.literal('image'), url: z.url({ protocol: /^https?$/ }) }).strict(),
 ]);
 
-/** OpenAI's response_format shape, flat or wrapped; the schema is a JSON object within the schema limits. */
-export const responseFormatSchema = z.union([
-  z.object({ type: z.literal('text') }).strict(),
-  z.object({ type: z.literal('json_object') }).strict(),
-  z
-    .object({
-      type: z.literal('json_schema'),
-      json_schema: z
-        .object({
-          name: singleLineText(64)
-            .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' })
-            .optional(),
-          description: multilineText(10_000).optional(),
-          schema: jsonSchemaObject.optional(),
-          strict: z.boolean().nullable().optional(),
-        })
-        .strict(),
-    })
-    .strict(),
-  z
-    .object({
-      type: z.literal('json_schema'),
-      schema: jsonSchemaObject,
-      name: singleLineText(64)
-        .regex(/^[a-zA-Z0-9_-]+$/, { error: 'must be letters, digits, _ or -' })
-        .optional(),
-      description: multilineText(10_000).optional(),
-      strict: z.boolean().nullable().optional(),
-    })
-    .strict(),
-]);
+/**
+ * The answer's format: OpenAI's `response_format` (the same schema as `/v1/chat/completions`), or
+ * AgentDesk's flat `json_schema` shorthand.
+ */
+const turnResponseFormat = z.union([responseFormatSchema, flatJsonSchemaFormatSchema]);
 
 /**
  * `POST /v1/sessions/:id/messages`: the user's message (text, or text and image parts) and an
@@ -62,7 +36,7 @@ export const sendMessageBody = z
       text,
       z.array(contentPart).min(1, { error: 'must contain at least one part' }).max(64),
     ]),
-    responseFormat: responseFormatSchema.optional(),
+    responseFormat: turnResponseFormat.optional(),
   })
   .strict();
 
@@ -88,12 +62,7 @@ const idempotencyKeyPipe = new ZodValidationPipe(
  * would join two keys into one ("a, b"), and a request carrying two keys names no one request.
  */
 export function readIdempotencyKey(rawHeaders: readonly string[]): string | undefined {
-  const sent = rawHeaderValues(rawHeaders, IDEMPOTENCY_KEY_HEADER);
-  if (sent.length > 1) {
-    throw new ApiError(
-      ApiErrorCode.ValidationFailed,
-      `header.${IDEMPOTENCY_KEY_HEADER}: send it once (one key names one request); got ${sent.length}`,
-    );
-  }
-  return idempotencyKeyPipe.transform(sent[0]);
+  return idempotencyKeyPipe.transform(
+    headerSentOnce(rawHeaders, IDEMPOTENCY_KEY_HEADER, 'one key names one request'),
+  );
 }

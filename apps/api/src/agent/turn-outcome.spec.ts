@@ -1,3 +1,4 @@
+import { turnErrorCodes, type TurnErrorCode } from '@agentdesk/api-contract';
 import { describe, expect, it } from 'vitest';
 import { ApiErrorCode } from '../errors/api-error';
 import { httpStatusOf } from '../errors/http-status';
@@ -41,5 +42,28 @@ describe('failedTurnError', () => {
       error: { code: 'timeout', message: 'too slow', provider: 'openai' },
     });
     expect(httpStatusOf(timeout.code)).toBe(504);
+  });
+
+  it('answers every turn error code with one 4xx/5xx: a bad schema 400, a timeout 504, our bug 500, the rest 502', () => {
+    const expected: Partial<Record<TurnErrorCode, ApiErrorCode>> = {
+      invalid_schema: ApiErrorCode.ValidationFailed,
+      timeout: ApiErrorCode.UpstreamTimeout,
+      internal_error: ApiErrorCode.Internal,
+    };
+    for (const code of turnErrorCodes) {
+      const answer = failedTurnError({
+        turnId: 't1',
+        status: 'failed',
+        replayed: false,
+        messages: [],
+        error: { code, message: 'it failed' },
+      });
+      expect(answer.code).toBe(expected[code] ?? ApiErrorCode.UpstreamFailed);
+    }
+    const withoutError = failedTurnError({ turnId: 't1', status: 'failed', replayed: false, messages: [] });
+    expect(withoutError.code).toBe(ApiErrorCode.UpstreamFailed);
+    expect(withoutError.message).toBe(
+      'The turn failed. The turn t1 was recorded as failed; your message is kept in the session.',
+    );
   });
 });

@@ -1,8 +1,8 @@
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import type { MessageJson } from '@agentdesk/api-contract';
-import { toMessageJson } from '../sessions/session-json';
-import type { TurnResult } from './turn/agent-turn-runner';
-import type { TurnError } from './turn/turn-events';
+import { turnErrorCodeOf, type MessageJson, type TurnError } from '@agentdesk/api-contract';
+import { assertNever } from '../errors/assert-never';
+import { toMessageJson } from '../shared/sessions/session-json';
+import type { TurnResult } from './turn/turn-types';
 
 /** A finished turn as the JSON answer of `POST /v1/sessions/:id/messages`. */
 export interface TurnJson {
@@ -22,7 +22,7 @@ export function toTurnJson(result: TurnResult): TurnJson {
   const last = result.messages.at(-1);
   const text =
     last?.role === 'assistant'
-      ? last.contentParts.map((part) => (part['type'] === 'text' ? String(part['text'] ?? '') : '')).join('')
+      ? last.contentParts.map((part) => (part.type === 'text' ? part.text : '')).join('')
       : '';
   return {
     turnId: result.turnId,
@@ -43,18 +43,36 @@ export function toTurnJson(result: TurnResult): TurnJson {
  * did, 500 for an exception of our own.
  */
 export function failedTurnError(result: TurnResult): ApiError {
-  const error = result.error ?? { code: 'unknown', message: 'The turn failed' };
   const recorded = `The turn ${result.turnId} was recorded as failed; your message is kept in the session.`;
+  const { error } = result;
+  if (error === undefined) return new ApiError(ApiErrorCode.UpstreamFailed, `The turn failed. ${recorded}`);
   const message = error.message.replace(/[.\s]+$/, '');
-  if (error.code === 'invalid_schema')
-    return new ApiError(ApiErrorCode.ValidationFailed, `body.responseFormat.schema: ${message}. ${recorded}`);
-  const where = error.provider ? `${error.provider}: ` : '';
-  // A bug of ours is no upstream failure: 500, with the generic message of `toTurnError` (details are logged).
-  const code =
-    error.code === 'timeout'
-      ? ApiErrorCode.UpstreamTimeout
-      : error.code === 'internal_error'
-        ? ApiErrorCode.Internal
-        : ApiErrorCode.UpstreamFailed;
-  return new ApiError(code, `${where}${message}. ${recorded}`);
+  const failed = (code: ApiErrorCode): ApiError =>
+    new ApiError(code, `${error.provider ? `${error.provider}: ` : ''}${message}. ${recorded}`);
+  const code = turnErrorCodeOf(error);
+  switch (code) {
+    case 'invalid_schema':
+      return new ApiError(
+        ApiErrorCode.ValidationFailed,
+        `body.responseFormat.schema: ${message}. ${recorded}`,
+      );
+    case 'timeout':
+      return failed(ApiErrorCode.UpstreamTimeout);
+    // A bug of ours is no upstream failure: 500, with the generic message of `toTurnError` (details are logged).
+    case 'internal_error':
+      return failed(ApiErrorCode.Internal);
+    case 'unknown_model':
+    case 'provider_not_configured':
+    case 'invalid_model_output':
+    case 'scratchpad_budget_exceeded':
+    case 'client_disconnected':
+    case 'provider_error':
+    case 'tool_failed':
+    case 'tool_error':
+    case 'tool_loop_limit':
+    case 'turn_interrupted':
+      return failed(ApiErrorCode.UpstreamFailed);
+    default:
+      return assertNever(code, 'turn error code');
+  }
 }

@@ -1,5 +1,5 @@
 import type { ApiKeyJson } from '@agentdesk/api-contract';
-import type { AuditedChange } from '../audit/audited-change';
+import type { AuditedChange } from '../shared/audit/audited-change';
 
 /**
  * What creating or revoking a key changed, for its audit record: the key, its holder, and what

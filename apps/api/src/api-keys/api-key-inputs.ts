@@ -1,4 +1,4 @@
-import { auditReasonQueryField } from '../audit/audit-reason';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
 import { z } from 'zod';
 import { cursorSchema, idSchema, pageSizeSchema, queryBooleanSchema, singleLineText } from '../http/inputs';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';

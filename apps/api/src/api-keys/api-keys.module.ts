@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
+import { CrossUserAuditModule } from '../shared/audit/cross-user-audit.module';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 
-@Module({ imports: [AuditModule], controllers: [ApiKeysController], providers: [ApiKeysService] })
+@Module({ imports: [CrossUserAuditModule], controllers: [ApiKeysController], providers: [ApiKeysService] })
 export class ApiKeysModule {}

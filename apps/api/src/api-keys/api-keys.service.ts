@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { generateApiKey } from '../core/api-key-format';
-import { auditActions } from '../audit/audit-actions';
-import { listingFilter } from '../audit/audit-context';
-import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { listingFilter } from '../shared/audit/audit-context';
+import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { KeyRevocations } from '../cluster/key-revocations';
 import { REPOSITORIES } from '../core/tokens';
 import { findOrCreateLocalUser } from '../auth/local-user';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cursorSchema, dateTimeSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { auditOutcomeSchema } from '@agentdesk/api-contract';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';
-import { auditReasonQueryField } from './audit-reason';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
 
 /** `GET /v1/admin/audit`. */
 export const listAuditQuery = z

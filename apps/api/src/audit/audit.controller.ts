@@ -7,11 +7,11 @@ import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorator
 import { ValidQuery } from '../http/validated';
 import { pageJsonSchema } from '@agentdesk/api-contract';
 import type { Page, Repositories } from '@agentdesk/storage';
-import { auditActions } from './audit-actions';
-import { CurrentAuditContext, listingFilter, withQueryReason } from './audit-context';
+import { auditActions } from '../shared/audit/audit-actions';
+import { CurrentAuditContext, listingFilter, withQueryReason } from '../shared/audit/audit-context';
 import { listAuditQuery } from './audit-inputs';
-import { DocumentsAuditReason } from './audit-reason';
-import { CrossUserAudit, type AuditContext } from './cross-user-audit';
+import { DocumentsAuditReason } from '../shared/audit/audit-reason';
+import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { auditEntryJsonSchema, toAuditEntryJson, type AuditEntryJson } from './audit-json';
 
 /**

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { CrossUserAuditModule } from '../shared/audit/cross-user-audit.module';
 import { AuditController } from './audit.controller';
-import { CrossUserAudit } from './cross-user-audit';
 
-@Module({ controllers: [AuditController], providers: [CrossUserAudit], exports: [CrossUserAudit] })
+/** The audit log's read route, `/v1/admin/audit` (what writes the log is in `shared/audit`). */
+@Module({ imports: [CrossUserAuditModule], controllers: [AuditController] })
 export class AuditModule {}

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { activityRecordIntervalMs } from '../config/console-session-settings';
 import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { CONSOLE_SESSION_HEADER } from '../http/header-names';
-import { rawHeaderValues } from '../http/raw-headers';
+import { readSingleHeader } from '../http/raw-headers';
 import { principalOfKey } from './api-key-authenticator';
 import type { AuthenticationResult } from './authentication-result';
 import { hashConsoleSessionToken, isConsoleSessionToken } from './console-session-token';
@@ -34,10 +34,10 @@ export class ConsoleSessionAuthenticator {
   }
 
   async authenticate(request: FastifyRequest): Promise<AuthenticationResult> {
-    const presented = rawHeaderValues(request.raw.rawHeaders, CONSOLE_SESSION_HEADER);
-    if (presented.length === 0) return { ok: false, failure: 'missing' };
-    if (presented.length > 1) return { ok: false, failure: 'ambiguous' };
-    const token = presented[0]!.trim();
+    const presented = readSingleHeader(request.raw.rawHeaders, CONSOLE_SESSION_HEADER);
+    if (presented.kind === 'absent') return { ok: false, failure: 'missing' };
+    if (presented.kind === 'repeated') return { ok: false, failure: 'ambiguous' };
+    const token = presented.value.trim();
     if (!isConsoleSessionToken(token)) return { ok: false, failure: 'malformed' };
     const open = await this.repositories.consoleSessions.findOpenByTokenHash(hashConsoleSessionToken(token));
     const principal = open === undefined ? undefined : await this.principalOfSession(open);

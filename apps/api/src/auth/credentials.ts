@@ -1,4 +1,4 @@
-import { rawHeaderValues } from '../http/raw-headers';
+import { readSingleHeader } from '../http/raw-headers';
 
 /** What a request presents: nothing, something unusable, more than one credential, or one key string. */
 export type PresentedCredential =
@@ -24,8 +24,10 @@ const bearer = /^Bearer[ ]+(\S+)[ ]*$/i;
  * authenticated does not silently fall back to dev mode).
  */
 export function readCredential(rawHeaders: readonly string[]): PresentedCredential {
-  const presented = credentialHeaders.flatMap((name) =>
-    rawHeaderValues(rawHeaders, name).map((value) => ({ name, value })),
+  const headers = credentialHeaders.map((name) => ({ name, header: readSingleHeader(rawHeaders, name) }));
+  if (headers.some(({ header }) => header.kind === 'repeated')) return { kind: 'ambiguous' };
+  const presented = headers.flatMap(({ name, header }) =>
+    header.kind === 'once' ? [{ name, value: header.value }] : [],
   );
   if (presented.length === 0) return { kind: 'none' };
   if (presented.length > 1) return { kind: 'ambiguous' };

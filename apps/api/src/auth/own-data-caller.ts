@@ -5,7 +5,7 @@ import { END_USER_HEADER } from '../http/header-names';
 import { storedHeaderProblem } from '../http/header-text';
 import { principalOf } from './request-principal';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import { rawHeaderValues } from '../http/raw-headers';
+import { headerSentOnce } from '../http/raw-headers';
 
 /** Who is asking: the principal and the end user it names (portals only). */
 export interface OwnDataCaller {
@@ -20,14 +20,11 @@ export interface OwnDataCaller {
  */
 export const Caller = createParamDecorator((_data: unknown, context: ExecutionContext): OwnDataCaller => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
-  const named = rawHeaderValues(request.raw.rawHeaders, END_USER_HEADER);
-  if (named.length > 1) {
-    throw new ApiError(
-      ApiErrorCode.ValidationFailed,
-      `header.${END_USER_HEADER}: send it once (a request acts for one end user); got ${named.length}`,
-    );
-  }
-  const requestedUserId = named[0];
+  const requestedUserId = headerSentOnce(
+    request.raw.rawHeaders,
+    END_USER_HEADER,
+    'a request acts for one end user',
+  );
   // The id names (and may create) a stored user: it must arrive as the portal wrote it.
   const problem = requestedUserId === undefined ? undefined : storedHeaderProblem(requestedUserId);
   if (problem !== undefined)

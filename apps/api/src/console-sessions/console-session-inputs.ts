@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE, type JsonObject } from '@agentdesk/storage';
-import { auditReasonQueryField } from '../audit/audit-reason';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
 import { cursorSchema, idSchema, pageSizeSchema, queryBooleanSchema, singleLineText } from '../http/inputs';
 
 /** `POST /v1/console-sessions` (the contract's `CreateConsoleSessionBody`): the browser the console saw. */

@@ -2,10 +2,10 @@ import { createdConsoleSessionJsonSchema, type CreatedConsoleSessionJson } from 
 import { Controller, Delete, Inject, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { auditActions } from '../audit/audit-actions';
-import { Audited } from '../audit/audited';
-import { CurrentAuditContext } from '../audit/audit-context';
-import type { AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { Audited } from '../shared/audit/audited';
+import { CurrentAuditContext } from '../shared/audit/audit-context';
+import type { AuditContext } from '../shared/audit/cross-user-audit';
 import { CurrentConsoleSessionId } from '../auth/request-principal';
 import {
   ApiKeyAuthenticated,

@@ -6,16 +6,16 @@ import type {
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { JsonObject, Page, Repositories, User } from '@agentdesk/storage';
-import { auditActions } from '../audit/audit-actions';
-import type { AuditTargetKind } from '../audit/audited';
-import { listingFilter } from '../audit/audit-context';
-import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import type { AuditTargetKind } from '../shared/audit/audited';
+import { listingFilter } from '../shared/audit/audit-context';
+import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { generateConsoleSessionToken } from '../auth/console-session-token';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import type { createConsoleSessionBody, listConsoleSessionsQuery } from './console-session-inputs';
-import { toConsoleSessionJson } from './console-session-json';
+import { toConsoleSessionJson } from '../shared/console-sessions/console-session-json';
 
 /**
  * Console sign-ins kept on the server: opening one (sign-in with a key), ending the caller's own

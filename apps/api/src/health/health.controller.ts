@@ -7,7 +7,7 @@ import { APP_DATABASE } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { Refuses, Returns } from '../http/openapi-decorators';
 import type { AppDatabase } from '@agentdesk/storage';
-import { SandboxRuntime } from '../sandbox/sandbox-runtime';
+import { SandboxRuntime } from '../shared/sandbox-runtime/sandbox-runtime';
 import { SHARED_STATE } from '../cluster/cluster-tokens';
 import { rateLimitsStatus, rateLimitsStatusSchema, type SharedState } from '../cluster/shared-state';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SandboxModule } from '../sandbox/sandbox.module';
+import { SandboxRuntimeModule } from '../shared/sandbox-runtime/sandbox-runtime.module';
 import { HealthController } from './health.controller';
 
-@Module({ imports: [SandboxModule], controllers: [HealthController] })
+@Module({ imports: [SandboxRuntimeModule], controllers: [HealthController] })
 export class HealthModule {}

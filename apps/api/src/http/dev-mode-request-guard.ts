@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isIP } from 'node:net';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import { rawHeaderValues } from './raw-headers';
+import { rawHeaderValues, readSingleHeader } from './raw-headers';
 
 const hostShape = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
 const maximumEchoedLength = 100;
@@ -45,10 +45,14 @@ function echo(text: string): string {
  * is sent) is refused with 403. Bodies are JSON only on every route (see `json-bodies.ts`).
  */
 export function refuseForeignDevModeRequests(request: FastifyRequest): void {
-  const hosts = rawHeaderValues(request.raw.rawHeaders, 'host');
-  if (hosts.length !== 1 || !isLoopbackAuthority(hosts[0]!)) {
+  const host = readSingleHeader(request.raw.rawHeaders, 'host');
+  if (host.kind !== 'once' || !isLoopbackAuthority(host.value)) {
     const got =
-      hosts.length === 0 ? 'none' : hosts.length > 1 ? `${hosts.length} Host headers` : echo(hosts[0]!);
+      host.kind === 'absent'
+        ? 'none'
+        : host.kind === 'repeated'
+          ? `${host.count} Host headers`
+          : echo(host.value);
     throw new ApiError(
       ApiErrorCode.Forbidden,
       `Dev mode answers only requests addressed to this machine: the Host header must be localhost, 127.x.x.x or [::1] (any port), got ${got}`,

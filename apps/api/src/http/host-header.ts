@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Server } from 'node:http';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
-import { rawHeaderValues } from './raw-headers';
+import { readSingleHeader } from './raw-headers';
 
 /**
  * Fastify `onRequest` hook: an HTTP/1.1 request must carry exactly one `Host` header (RFC 9112
@@ -10,13 +10,13 @@ import { rawHeaderValues } from './raw-headers';
  * here, in the one error shape. HTTP/1.0 requests may omit it.
  */
 export function refuseMissingOrRepeatedHost(request: FastifyRequest): void {
-  const hosts = rawHeaderValues(request.raw.rawHeaders, 'host').length;
-  if (hosts === 1 || (hosts === 0 && request.raw.httpVersion === '1.0')) return;
+  const host = readSingleHeader(request.raw.rawHeaders, 'host');
+  if (host.kind === 'once' || (host.kind === 'absent' && request.raw.httpVersion === '1.0')) return;
   throw new ApiError(
     ApiErrorCode.ValidationFailed,
-    hosts === 0
+    host.kind === 'absent'
       ? 'The Host header is missing (HTTP/1.1 requests must send exactly one)'
-      : `The request has ${hosts} Host headers (HTTP/1.1 requests must send exactly one)`,
+      : `The request has ${host.count} Host headers (HTTP/1.1 requests must send exactly one)`,
   );
 }
 

@@ -2,6 +2,7 @@ import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { readSingleHeader } from './raw-headers';
 
 /** Client-supplied ids we keep (for correlation only); anything else is dropped. */
 const acceptedClientRequestId = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,8 +29,8 @@ export function requestIdOf(request: IncomingMessage): string {
 
 /** The client's own `X-Request-Id` when well-formed (one header, `[A-Za-z0-9._:-]{1,128}`), else null. */
 export function clientRequestIdOf(request: IncomingMessage): string | null {
-  const incoming = request.headers[REQUEST_ID_HEADER];
-  return typeof incoming === 'string' && acceptedClientRequestId.test(incoming) ? incoming : null;
+  const incoming = readSingleHeader(request.rawHeaders, REQUEST_ID_HEADER);
+  return incoming.kind === 'once' && acceptedClientRequestId.test(incoming.value) ? incoming.value : null;
 }
 
 /** Handler parameter: this request's id (also in every log line and error body). */

@@ -1,4 +1,4 @@
-import { auditReasonQueryField } from '../audit/audit-reason';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
 import { z } from 'zod';
 import {
   cursorSchema,

@@ -10,8 +10,8 @@ import { runTarget } from './run-target';
 import { toRunJson, toRunSummaryJson, type RunJson, type RunSummaryJson } from './run-json';
 import { schemaNameOf } from './schema-name';
 import { toStorableJson } from './storable-json';
-import { meterLabTargets } from '../usage/metering/meter-lab-targets';
-import { UsageMeter } from '../usage/metering/usage-meter';
+import { meterLabTargets } from './meter-lab-targets';
+import { UsageMeter } from '../shared/metering/usage-meter';
 
 /**
  * The structured-output lab: one schema and prompt sent to every target at once, each answer

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { refineSchemaLimits } from '../http/inputs';
+import { responseFormatSchema } from '../http/response-format';
 
 // A JSON Schema object within the providers' depth and size limits (400 naming the limit).
 const jsonSchema = z.record(z.string(), z.unknown()).superRefine(refineSchemaLimits);
@@ -74,24 +75,6 @@ const tool = z
   })
   .strict();
 
-const responseFormat = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('text') }).strict(),
-  z.object({ type: z.literal('json_object') }).strict(),
-  z
-    .object({
-      type: z.literal('json_schema'),
-      json_schema: z
-        .object({
-          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -'),
-          description: z.string().optional(),
-          schema: jsonSchema.optional(),
-          strict: z.boolean().nullable().optional(),
-        })
-        .strict(),
-    })
-    .strict(),
-]);
-
 /**
  * The subset of OpenAI's Chat Completions request that AgentDesk serves on every provider.
  * Sampling knobs that cannot be honoured everywhere (seed, top_p, penalties…) are accepted and
@@ -107,7 +90,7 @@ export const chatCompletionRequestSchema = z
     temperature: z.number().min(0).max(2).nullable().optional(),
     max_tokens: z.number().int().positive().nullable().optional(),
     max_completion_tokens: z.number().int().positive().nullable().optional(),
-    response_format: responseFormat.optional(),
+    response_format: responseFormatSchema.optional(),
     tools: z.array(tool).optional(),
     tool_choice: z
       .union([

@@ -17,12 +17,13 @@ import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { NamedEndUser } from '../auth/effective-owner';
-import { NotAudited } from '../audit/audited';
+import { NotAudited } from '../shared/audit/audited';
 import { principalOf } from '../auth/request-principal';
 import { ModelRouter } from '../model-access/model-router';
 import { RequireScope } from '../routes/route-policy';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG, LOGGER } from '../core/tokens';
+import { clientGoneSignal } from '../http/client-gone';
 import { ApiKeyAuthenticated } from '../http/openapi-decorators';
 import { openApiSchemaOf } from '../http/openapi-schema';
 import { AnswerTextGate, answerTextPolicyFor } from './answer-text-gate';
@@ -39,9 +40,9 @@ import { OpenAIExceptionFilter } from './openai-exception.filter';
 import { sendCompletionStream } from './send-completion-stream';
 import { toChatOptions } from './to-chat-options';
 import { newCompletionId, toOpenAICompletion } from './to-openai-response';
-import { chatCompletionOrigin } from '../usage/metering/call-origins';
-import { meterCompletion, meterStream } from '../usage/metering/meter-model-call';
-import { UsageMeter } from '../usage/metering/usage-meter';
+import { chatCompletionOrigin } from '../shared/metering/call-origins';
+import { meterCompletion, meterStream } from '../shared/metering/meter-model-call';
+import { UsageMeter } from '../shared/metering/usage-meter';
 
 /** The error statuses a route can answer, all with OpenAI's error body. */
 const RefusesInOpenAIShape = (...statuses: number[]): MethodDecorator & ClassDecorator =>
@@ -109,18 +110,15 @@ export class OpenAICompatController {
     const unstorable = findUnstorableText(rawBody);
     if (unstorable !== undefined) throw new OpenAICompatError(fromUnstorableText(unstorable));
     const parsed = chatCompletionRequestSchema.safeParse(rawBody);
-    if (!parsed.success) throw new OpenAICompatError(fromValidationError(parsed.error));
+    if (!parsed.success) throw new OpenAICompatError(fromValidationError(parsed.error, rawBody));
     const body = parsed.data;
     const { client, provider } = this.router.resolve(body.model);
     const requestedJson = requestedJsonOf(body);
     // The client going away cancels the provider call.
-    const disconnect = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) disconnect.abort();
-    });
+    const clientGone = clientGoneSignal(reply.raw);
     const options = {
       ...toChatOptions(body),
-      signal: disconnect.signal,
+      signal: clientGone,
       streamIdleTimeoutMs: this.router.requestTimeoutMs,
     };
     // Metered when the call ends, off the request path (the meter only buffers).
@@ -131,7 +129,7 @@ export class OpenAICompatController {
           this.usageMeter,
           usageOrigin,
           executeChatCompletion(client, { ...options, stream: false }),
-          disconnect.signal,
+          clientGone,
         );
         assertJsonAnswer(result, requestedJson);
         return toOpenAICompletion(result, body.model);
@@ -149,18 +147,18 @@ export class OpenAICompatController {
         this.usageMeter,
         usageOrigin,
         executeChatCompletion(client, { ...options, stream: true }),
-        disconnect.signal,
+        clientGone,
       );
       await sendCompletionStream(parts, context, {
         request,
         reply,
-        signal: disconnect.signal,
+        signal: clientGone,
         logger: this.logger,
       });
       return undefined;
     } catch (error) {
       // Nobody is left to answer.
-      if (disconnect.signal.aborted) return undefined;
+      if (clientGone.aborted) return undefined;
       throw error;
     }
   }

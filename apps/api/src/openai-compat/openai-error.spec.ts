@@ -15,7 +15,7 @@ import {
 const validationOf = (body: unknown) => {
   const parsed = chatCompletionRequestSchema.safeParse(body);
   if (parsed.success) throw new Error('expected a validation error');
-  return fromValidationError(parsed.error);
+  return fromValidationError(parsed.error, body);
 };
 
 const messages = [{ role: 'user', content: 'hi' }];

@@ -60,12 +60,24 @@ function paramOf(path: readonly PropertyKey[]): string | null {
     .replace(/^\./, '');
 }
 
+/** The value at a zod path of the body as sent (undefined where the body has no such field). */
+function sentValueAt(sent: unknown, path: readonly PropertyKey[]): unknown {
+  let value = sent;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
 /**
  * Zod issues in OpenAI's wording: unknown fields are "Unrecognized request argument supplied",
  * missing ones "Missing required parameter". One issue is reported, as OpenAI does: an unknown
  * field first (whatever else is wrong, the client sent something this API does not know).
+ * `sent` is the body that was validated: a field is missing when it has none there, whichever
+ * rule found it (a required key, or a refinement such as `json_schema.name`'s).
  */
-export function fromValidationError(error: ZodError): OpenAIErrorResponse {
+export function fromValidationError(error: ZodError, sent: unknown): OpenAIErrorResponse {
   const issue = error.issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? error.issues[0];
   if (issue === undefined) return { status: 400, body: body('Invalid request', 'invalid_request_error') };
   const param = paramOf(issue.path);
@@ -93,7 +105,10 @@ export function fromValidationError(error: ZodError): OpenAIErrorResponse {
       ),
     };
   }
-  if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+  if (
+    (issue.code === 'invalid_type' || issue.code === 'custom') &&
+    sentValueAt(sent, issue.path) === undefined
+  ) {
     return {
       status: 400,
       body: body(

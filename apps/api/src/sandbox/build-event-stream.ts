@@ -1,45 +1,44 @@
 import type { ServerResponse } from 'node:http';
+import { namedJsonEvent, type SseFrame } from '../http/sse-frame';
+import { SseWriter } from '../http/sse-writer';
 import type { BuildLogSource } from './sandbox-admin.service';
+
+/** `event: <the event's type>` (`message` for an event without one) and the event as JSON. */
+function buildEventFrame(event: unknown): SseFrame {
+  const type = (event as { type?: unknown }).type;
+  return namedJsonEvent(typeof type === 'string' ? type : 'message', event);
+}
 
 /**
  * Writes a build's log as Server-Sent Events (`event: <type>`, one JSON `data:` line): the whole
  * log from the start, then — while the build runs in this process — each new event until
- * `build-end`. A viewer arriving late sees exactly what an early one saw.
+ * `build-end`. A viewer arriving late sees exactly what an early one saw. No heartbeat: a build
+ * writes lines often enough.
  */
 export async function streamBuildLog(
   response: ServerResponse,
   headers: Record<string, string>,
   source: BuildLogSource,
 ): Promise<void> {
-  response.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  const write = (event: unknown): void => {
-    if (response.writableEnded || response.destroyed) return;
-    const type = (event as { type?: unknown }).type;
-    response.write(
-      `event: ${typeof type === 'string' ? type : 'message'}\ndata: ${JSON.stringify(event)}\n\n`,
-    );
-  };
+  const writer = new SseWriter<unknown>(response, { frame: buildEventFrame, headers });
+  writer.open();
   if (source.kind === 'stored') {
-    for (const event of source.events) write(event);
+    // A stored log can be long: each event waits until a slow client took the previous ones.
+    for (const event of source.events) await writer.write(event);
     if (source.runningElsewhere) {
-      write({
+      await writer.write({
         type: 'build-running-elsewhere',
         at: Date.now(),
         message: 'this build runs in another API process; its log is stored when it ends',
       });
     }
-    response.end();
+    writer.end();
     return;
   }
-  const unsubscribe = source.subscribe(write);
-  response.once('close', unsubscribe);
+  // A live build does not wait for its viewers: the socket's buffer holds what one has not read.
+  const unsubscribe = source.subscribe((event) => void writer.write(event));
+  writer.clientGone.addEventListener('abort', unsubscribe, { once: true });
   await source.done;
   unsubscribe();
-  if (!response.writableEnded) response.end();
+  writer.end();
 }

@@ -3,11 +3,11 @@ import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nest
 import { ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { auditActions } from '../audit/audit-actions';
-import { Audited } from '../audit/audited';
-import { CurrentAuditContext } from '../audit/audit-context';
-import { AUDIT_REASON_HEADER } from '../audit/audit-reason';
-import type { AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { Audited } from '../shared/audit/audited';
+import { CurrentAuditContext } from '../shared/audit/audit-context';
+import { AUDIT_REASON_HEADER } from '../shared/audit/audit-reason';
+import type { AuditContext } from '../shared/audit/cross-user-audit';
 import { RequireScope } from '../routes/route-policy';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';

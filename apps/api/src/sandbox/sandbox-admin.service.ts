@@ -7,14 +7,14 @@ import {
   type Repositories,
 } from '@agentdesk/storage';
 import { Inject, Injectable } from '@nestjs/common';
-import { auditActions } from '../audit/audit-actions';
-import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { answeringSandboxErrors } from './sandbox-api-error';
 import type { BuildJson, BuildWithLogJson, ContainerJson, ImageStatusJson } from '@agentdesk/api-contract';
 import { toBuildJson, toContainerJson, toImageStatusJson, toPinReportJson } from './sandbox-json';
-import { SandboxRuntime } from './sandbox-runtime';
+import { SandboxRuntime } from '../shared/sandbox-runtime/sandbox-runtime';
 
 /** Who is acting, for the audit record. */
 export type SandboxActor = AuditContext;

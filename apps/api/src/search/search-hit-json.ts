@@ -6,10 +6,7 @@ const SNIPPET_LENGTH = 160;
 
 /** The message's text (its text parts, joined), as the index saw it. */
 function messageTextOf(hit: MessageSearchHit): string {
-  return hit.message.contentParts
-    .filter((part) => part['type'] === 'text' && typeof part['text'] === 'string')
-    .map((part) => part['text'] as string)
-    .join(' ');
+  return hit.message.contentParts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(' ');
 }
 
 /** The text around the first searched word, with an ellipsis on each side that was cut. */

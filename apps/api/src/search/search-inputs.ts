@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_SEARCH_QUERY_LENGTH } from '@agentdesk/api-contract';
 import { MAX_PAGE_SIZE, searchTermsOf } from '@agentdesk/storage';
-import { auditReasonQueryField } from '../audit/audit-reason';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
 import { cursorSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 
 /** `GET /v1/admin/search/messages`: the words to find (every one must occur) and the page. */

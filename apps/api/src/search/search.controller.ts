@@ -9,10 +9,10 @@ import {
 } from '@agentdesk/api-contract';
 import type { Repositories } from '@agentdesk/storage';
 import { RequireScope } from '../routes/route-policy';
-import { auditActions } from '../audit/audit-actions';
-import { CurrentAuditContext, listingFilter, withQueryReason } from '../audit/audit-context';
-import { DocumentsAuditReason } from '../audit/audit-reason';
-import { CrossUserAudit, type AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { CurrentAuditContext, listingFilter, withQueryReason } from '../shared/audit/audit-context';
+import { DocumentsAuditReason } from '../shared/audit/audit-reason';
+import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
@@ -41,7 +41,7 @@ export class SearchController {
     @CurrentAuditContext() context: AuditContext,
     @ValidQuery(searchMessagesQuery) query: z.output<typeof searchMessagesQuery>,
   ): Promise<PageJson<MessageSearchHitJson>> {
-    const page = await this.repositories.messageSearch.search(query.q, {
+    const page = await this.repositories.transcript.searchMessages(query.q, {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });

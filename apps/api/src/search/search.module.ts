@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AuditModule } from '../audit/audit.module';
+import { CrossUserAuditModule } from '../shared/audit/cross-user-audit.module';
 import { SearchController } from './search.controller';
 
-@Module({ imports: [AuditModule], controllers: [SearchController] })
+@Module({ imports: [CrossUserAuditModule], controllers: [SearchController] })
 export class SearchModule {}

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
+import { MAX_MESSAGE_PAGE_SIZE } from '@agentdesk/storage';
 import {
   cursorSchema,
-  dateTimeSchema,
   jsonObjectSchema,
   multilineText,
   pageSizeSchema,
   singleLineText,
 } from '../http/inputs';
+import { sessionFilters } from '../shared/sessions/session-filters';
 
 const label = singleLineText(200);
 const model = singleLineText(200).min(1, { error: 'must not be empty' });
@@ -42,31 +42,8 @@ export const updateSessionBody = z
 /** `POST /v1/sessions/:id/close` takes no body (an empty object is accepted too). */
 export const closeSessionBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);
 
-/** Filters shared by the owner's list and the admin list. */
-const sessionFilters = {
-  status: z.enum(['open', 'closed'], { error: 'must be open or closed' }).optional(),
-  createdFrom: dateTimeSchema.optional(),
-  createdBefore: dateTimeSchema.optional(),
-  label: singleLineText(200).optional(),
-  limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
-  cursor: cursorSchema.optional(),
-};
-
 /** `GET /v1/sessions` query. */
 export const listSessionsQuery = z.object(sessionFilters).strict();
-
-/** An exact-match filter value: one line, not empty (an empty filter is left out, not sent). */
-const exactFilter = (maxLength: number) => singleLineText(maxLength).min(1, { error: 'must not be empty' });
-
-/** `GET /v1/admin/sessions` query: the same filters plus the owner, the owner's portal and the model. */
-export const adminListSessionsQuery = z
-  .object({
-    ...sessionFilters,
-    userId: singleLineText(64).optional(),
-    portalId: exactFilter(200).optional(),
-    model: exactFilter(200).optional(),
-  })
-  .strict();
 
 /** Transcript pages. */
 export const listMessagesQuery = z

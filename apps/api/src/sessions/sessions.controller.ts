@@ -8,10 +8,10 @@ import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorator
 import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import type { Page } from '@agentdesk/storage';
 import { Owner, type EffectiveOwner } from '../auth/effective-owner';
-import { auditActions } from '../audit/audit-actions';
-import { Audited, NotAudited } from '../audit/audited';
-import { CurrentAuditContext } from '../audit/audit-context';
-import type { AuditContext } from '../audit/cross-user-audit';
+import { auditActions } from '../shared/audit/audit-actions';
+import { Audited, NotAudited } from '../shared/audit/audited';
+import { CurrentAuditContext } from '../shared/audit/audit-context';
+import type { AuditContext } from '../shared/audit/cross-user-audit';
 import {
   closeSessionBody,
   createSessionBody,

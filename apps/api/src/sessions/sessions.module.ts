@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { SandboxModule } from '../sandbox/sandbox.module';
+import { SandboxRuntimeModule } from '../shared/sandbox-runtime/sandbox-runtime.module';
 import { SessionsController } from './sessions.controller';
 import { SessionsService } from './sessions.service';
 
 @Module({
-  imports: [AuthModule, SandboxModule],
+  imports: [AuthModule, SandboxRuntimeModule],
   controllers: [SessionsController],
   providers: [SessionsService],
 })

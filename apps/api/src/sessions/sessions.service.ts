@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { ownerUserIdOrNotFound, type EffectiveOwner } from '../auth/effective-owner';
 import { EffectiveUsers } from '../auth/effective-users';
 import { REPOSITORIES } from '../core/tokens';
-import { SandboxRuntime } from '../sandbox/sandbox-runtime';
+import { SandboxRuntime } from '../shared/sandbox-runtime/sandbox-runtime';
 import type { Page, Repositories } from '@agentdesk/storage';
 import type {
   closeSessionBody,
@@ -13,7 +13,7 @@ import type {
   updateSessionBody,
 } from './session-inputs';
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
-import { toMessageJson, toSessionJson } from './session-json';
+import { toMessageJson, toSessionJson } from '../shared/sessions/session-json';
 
 /**
  * The effective user's own sessions (the owner is resolved once per request by `@Owner()`). Every
@@ -106,7 +106,7 @@ export class SessionsService {
     query: z.output<typeof listMessagesQuery>,
   ): Promise<Page<MessageJson>> {
     const ownerUserId = ownerUserIdOrNotFound(owner, 'Session');
-    const page = await this.repositories.messages.listForOwner(ownerUserId, sessionId, {
+    const page = await this.repositories.transcript.listMessagesForOwner(ownerUserId, sessionId, {
       limit: query.limit,
       cursor: query.cursor ?? null,
     });

@@ -7,7 +7,7 @@ import { generateConsoleSessionToken } from '../auth/console-session-token';
 import type { AppConfig } from '../config/app-config';
 import { roleFromClaims } from '../config/sso-role-mapping';
 import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
-import { toConsoleSessionJson } from '../console-sessions/console-session-json';
+import { toConsoleSessionJson } from '../shared/console-sessions/console-session-json';
 import type { OidcProfile } from './oidc-strategy';
 import { OidcRegistration } from './oidc-registration';
 import { SsoSignInError } from './sso-problems';

@@ -1,6 +1,6 @@
 import type { Repositories } from '@agentdesk/storage';
 import type { Logger } from 'pino';
-import { recordAdminKeyStoredAtStart } from '../audit/host-command-audit';
+import { recordAdminKeyStoredAtStart } from '../shared/audit/host-command-audit';
 import { issueFirstAdminKey } from '../auth/bootstrap-access';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_USAGE_RANGE_DAYS, usageGroupings } from '@agentdesk/api-contract';
-import { auditReasonQueryField } from '../audit/audit-reason';
+import { auditReasonQueryField } from '../shared/audit/audit-reason';
 
 const MILLISECONDS_PER_DAY = 86_400_000;
 

@@ -1,44 +1,10 @@
-import { Global, Module } from '@nestjs/common';
-import type { Repositories } from '@agentdesk/storage';
-import type { Logger } from 'pino';
-import { AuditModule } from '../audit/audit.module';
-import type { AppConfig } from '../config/app-config';
-import type { AccessContext } from '../core/access-context';
-import { ACCESS_CONTEXT, APP_CONFIG, LOGGER, REPOSITORIES } from '../core/tokens';
-import { ApiMetrics } from '../metrics/api-metrics';
-import { UsageMeter } from './metering/usage-meter';
-import { UsageMeterMetrics } from './metering/usage-meter-metrics';
+import { Module } from '@nestjs/common';
+import { CrossUserAuditModule } from '../shared/audit/cross-user-audit.module';
 import { UsageController } from './usage.controller';
 
-/**
- * Usage: the meter every model call records into (global: the completions route, the agent turn
- * and the lab all record) and the admin report over what it stored.
- */
-@Global()
+/** The admin usage report over what the meter (`shared/metering`) stored. */
 @Module({
-  imports: [AuditModule],
+  imports: [CrossUserAuditModule],
   controllers: [UsageController],
-  providers: [
-    {
-      provide: UsageMeter,
-      useFactory: (
-        repositories: Repositories,
-        config: AppConfig,
-        logger: Logger,
-        metrics: ApiMetrics,
-        access: AccessContext,
-      ) =>
-        new UsageMeter({
-          usage: repositories.usage,
-          users: repositories.users,
-          devUserId: access.devUserId,
-          settings: config.usage,
-          logger,
-          metrics: new UsageMeterMetrics(metrics.registry),
-        }),
-      inject: [REPOSITORIES, APP_CONFIG, LOGGER, ApiMetrics, ACCESS_CONTEXT],
-    },
-  ],
-  exports: [UsageMeter],
 })
 export class UsageModule {}

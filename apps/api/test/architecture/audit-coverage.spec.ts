@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Module, Patch, Post, Put } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditActions } from '../../src/audit/audit-actions';
-import { Audited, auditTargetKinds, NotAudited } from '../../src/audit/audited';
+import { auditActions } from '../../src/shared/audit/audit-actions';
+import { Audited, auditTargetKinds, NotAudited } from '../../src/shared/audit/audited';
 import { mutatingMethods, routesMissingAuditDecision } from '../../src/routes/audit-policy';
 import { RouteInventory, type RouteEntry } from '../../src/routes/route-inventory';
 import { RequireScope } from '../../src/routes/route-policy';

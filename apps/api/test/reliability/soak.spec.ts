@@ -89,7 +89,7 @@ describe('soak: 1,000 turns with 20% injected provider faults', () => {
       const provider = providers[index % providers.length]!;
       const model = `${modelPrefix[provider]}-soak-${index}`;
       const id = await api.createSession(model, `soak ${index}`);
-      await api.test.api.repositories.toolResults.save(api.user.id, {
+      await api.test.api.repositories.turnStore.keepToolResult(api.user.id, {
         sessionId: id,
         toolCallId: largeResultId,
         content: largeResultText(index),
@@ -190,8 +190,8 @@ describe('soak: 1,000 turns with 20% injected provider faults', () => {
       }
       for (const [id, count] of answered) {
         if (count !== 1) orphanCalls++;
-        const full = await api.test.api.repositories.toolResults
-          .getForOwner(api.user.id, session.id, id)
+        const full = await api.test.api.repositories.transcript
+          .getToolResultForOwner(api.user.id, session.id, id)
           .catch(() => undefined);
         if (!full || !full.content.includes(`[read_tool_result "${largeResultId}"`)) missingFullResults++;
       }

@@ -71,7 +71,7 @@ export async function createSession(
 ): Promise<Session> {
   const session = await repositories.sessions.create({ ownerUserId: owner.id, label });
   for (let index = 0; index < messages; index += 1) {
-    await repositories.messages.append(owner.id, session.id, {
+    await repositories.turnStore.append(owner.id, session.id, {
       role: index % 2 === 0 ? 'user' : 'assistant',
       contentParts: [{ type: 'text', text: `message ${index + 1}` }],
     });

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       (_, index) =>
         `${String(index + 1).padStart(5, '0')}; invoice ${1000 + index}; amount ${(index * 37) % 9973}.${index % 100} EUR`,
     ).join('\n');
-    await repositories.toolResults.save(input.ownerUserId, {
+    await repositories.turnStore.keepToolResult(input.ownerUserId, {
       sessionId: input.reportSessionId,
       toolCallId: input.reportId,
       content: report,
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     const ids: string[] = [];
     for (let index = 0; index < input.longSessionMessages; index += 1) {
       const isUser = index % 2 === 0;
-      const appended = await repositories.messages.append(input.ownerUserId, input.longSessionId, {
+      const appended = await repositories.turnStore.append(input.ownerUserId, input.longSessionId, {
         role: isUser ? 'user' : 'assistant',
         contentParts: [
           {

@@ -1,6 +1,12 @@
 import type { Selectable } from 'kysely';
+import type {
+  StoredCompressionEvent,
+  StoredContentPart,
+  StoredToolCall,
+  TurnError,
+} from '@agentdesk/api-contract';
 import type { MessagesTable } from '../database-schema';
-import { fromJsonText, fromNullableJsonText, type JsonObject } from '../json';
+import { parseCompressionEvents, parseContentParts, parseToolCalls, parseTurnError } from './message-columns';
 import type { TokenUsage } from './session';
 
 /** Who a message is from. */
@@ -9,18 +15,9 @@ export type MessageRole = 'system' | 'user' | 'assistant' | 'tool';
 /** `pending` while a model call runs; `complete` or `failed` once it finished. */
 export type MessageStatus = 'pending' | 'complete' | 'failed';
 
-/** Why a message failed (typically the provider's error). */
-export interface MessageError {
-  readonly message: string;
-  readonly code?: string;
-  readonly status?: number;
-  readonly provider?: string;
-  readonly requestId?: string;
-}
-
 /**
- * One transcript entry. Content parts, tool calls and compression events are JSON objects whose
- * shape the API validates; storage keeps them verbatim.
+ * One transcript entry. Content parts, tool calls, the error and compression events have the API
+ * contract's shapes, checked as the row is read.
  */
 export interface Message {
   readonly id: string;
@@ -28,14 +25,15 @@ export interface Message {
   /** 1, 2, 3… per session, in append order, without gaps. */
   readonly seq: number;
   readonly role: MessageRole;
-  readonly contentParts: readonly JsonObject[];
-  readonly toolCalls: readonly JsonObject[] | null;
+  readonly contentParts: readonly StoredContentPart[];
+  readonly toolCalls: readonly StoredToolCall[] | null;
   readonly toolCallId: string | null;
   readonly usage: TokenUsage | null;
   readonly status: MessageStatus;
-  readonly error: MessageError | null;
+  /** Why the message failed (a turn's failure), or the error a tool reported in its result. */
+  readonly error: TurnError | null;
   readonly model: string | null;
-  readonly compressionEvents: readonly JsonObject[] | null;
+  readonly compressionEvents: readonly StoredCompressionEvent[] | null;
   readonly idempotencyKey: string | null;
   /**
    * Tokens the message costs the model, counted by the writer when the content was stored (the
@@ -54,8 +52,8 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
     sessionId: row.session_id,
     seq: row.seq,
     role: row.role,
-    contentParts: fromJsonText<JsonObject[]>(row.content),
-    toolCalls: fromNullableJsonText<JsonObject[]>(row.tool_calls),
+    contentParts: parseContentParts(row.content),
+    toolCalls: parseToolCalls(row.tool_calls),
     toolCallId: row.tool_call_id,
     usage:
       row.input_tokens === null
@@ -67,9 +65,9 @@ export function toMessage(row: Selectable<MessagesTable>): Message {
             cached: row.cached_tokens ?? 0,
           },
     status: row.status,
-    error: row.error === null ? null : (JSON.parse(row.error) as MessageError),
+    error: parseTurnError(row.error),
     model: row.model,
-    compressionEvents: fromNullableJsonText<JsonObject[]>(row.compression_events),
+    compressionEvents: parseCompressionEvents(row.compression_events),
     idempotencyKey: row.idempotency_key,
     tokenCount: row.token_count,
     startedAt: new Date(row.started_at),

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
+import type { StoredContentPart } from '@agentdesk/api-contract';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json';
-import { searchTermsOf } from '../repositories/message-search-repository';
+import { searchTermsOf } from '../repositories/transcript/message-search';
 import { StorageErrorCode } from '../storage-error';
 import { createUser, expectStorageError, useTestDatabase } from './suite-helpers';
 import type { TestDatabase, TestDatabaseFactory } from './test-database';
 
-const text = (value: string): JsonObject => ({ type: 'text', text: value });
+const text = (value: string): StoredContentPart => ({ type: 'text', text: value });
 
 async function sessionOf(
   database: TestDatabase,
@@ -24,61 +24,64 @@ export function describeMessageSearchContract(factory: TestDatabaseFactory): voi
 
     it('finds every user’s messages containing all the words, newest first, and nothing else', async () => {
       const database = current();
-      const { messages, messageSearch } = database.repositories;
+      const { turnStore, transcript } = database.repositories;
       const alice = await sessionOf(database, 'alice');
       const bob = await sessionOf(database, 'bob');
-      const first = await messages.append(alice.ownerUserId, alice.sessionId, {
+      const first = await turnStore.append(alice.ownerUserId, alice.sessionId, {
         role: 'user',
         contentParts: [text('The Purple giraffe eats leaves')],
       });
       database.clock.advance(1000);
-      const second = await messages.append(bob.ownerUserId, bob.sessionId, {
+      const second = await turnStore.append(bob.ownerUserId, bob.sessionId, {
         role: 'assistant',
         contentParts: [text('A giraffe, purple? '), text('Never seen one.')],
       });
       database.clock.advance(1000);
-      await messages.append(bob.ownerUserId, bob.sessionId, {
+      await turnStore.append(bob.ownerUserId, bob.sessionId, {
         role: 'assistant',
         contentParts: [text('only a giraffe here')],
         // Tool call arguments are not message text: they are not indexed.
         toolCalls: [{ id: 'call-1', name: 'paint', arguments: '{"color":"purple"}' }],
       });
-      const page = await messageSearch.search('purple GIRAFFE');
+      const page = await transcript.searchMessages('purple GIRAFFE');
       expect(page.items.map((hit) => [hit.message.id, hit.ownerUserId])).toEqual([
         [second.message.id, bob.ownerUserId],
         [first.message.id, alice.ownerUserId],
       ]);
       expect(page.nextCursor).toBeNull();
       expect(page.items[1]?.message.sessionId).toBe(alice.sessionId);
-      expect((await messageSearch.search('zebra')).items).toEqual([]);
+      expect((await transcript.searchMessages('zebra')).items).toEqual([]);
       // Part types are not indexed either: "text" is no word of any message here.
-      expect((await messageSearch.search('text')).items).toEqual([]);
+      expect((await transcript.searchMessages('text')).items).toEqual([]);
     });
 
     it('walks every match page by page with keyset cursors', async () => {
       const database = current();
-      const { messages, messageSearch } = database.repositories;
+      const { turnStore, transcript } = database.repositories;
       const alice = await sessionOf(database, 'alice');
       const appended: string[] = [];
       for (let index = 0; index < 7; index += 1) {
         database.clock.advance(10);
-        const { message } = await messages.append(alice.ownerUserId, alice.sessionId, {
+        const { message } = await turnStore.append(alice.ownerUserId, alice.sessionId, {
           role: 'user',
           contentParts: [text(`needle number ${index}`)],
         });
         appended.push(message.id);
       }
-      await messages.append(alice.ownerUserId, alice.sessionId, {
+      await turnStore.append(alice.ownerUserId, alice.sessionId, {
         role: 'user',
         contentParts: [text('haystack')],
       });
       const walked: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: Awaited<ReturnType<typeof messageSearch.search>> = await messageSearch.search('needle', {
-          limit: 3,
-          cursor,
-        });
+        const page: Awaited<ReturnType<typeof transcript.searchMessages>> = await transcript.searchMessages(
+          'needle',
+          {
+            limit: 3,
+            cursor,
+          },
+        );
         expect(page.items.length).toBeLessThanOrEqual(3);
         walked.push(...page.items.map((hit) => hit.message.id));
         cursor = page.nextCursor;
@@ -88,42 +91,45 @@ export function describeMessageSearchContract(factory: TestDatabaseFactory): voi
 
     it('follows a pending message to its final text, and forgets deleted sessions', async () => {
       const database = current();
-      const { messages, messageSearch, sessions } = database.repositories;
+      const { turnStore, transcript, sessions } = database.repositories;
       const alice = await sessionOf(database, 'alice');
-      const { message } = await messages.append(alice.ownerUserId, alice.sessionId, {
+      const { message } = await turnStore.append(alice.ownerUserId, alice.sessionId, {
         role: 'assistant',
         contentParts: [text('thinking placeholder')],
         status: 'pending',
       });
-      expect((await messageSearch.search('placeholder')).items).toHaveLength(1);
-      await messages.finish(alice.ownerUserId, alice.sessionId, message.id, {
-        status: 'complete',
+      expect((await transcript.searchMessages('placeholder')).items).toHaveLength(1);
+      await turnStore.recordAnswer(alice.ownerUserId, alice.sessionId, message.id, {
         contentParts: [text('the final answer is quokka')],
       });
-      expect((await messageSearch.search('placeholder')).items).toEqual([]);
-      expect((await messageSearch.search('quokka')).items.map((hit) => hit.message.id)).toEqual([message.id]);
+      expect((await transcript.searchMessages('placeholder')).items).toEqual([]);
+      expect((await transcript.searchMessages('quokka')).items.map((hit) => hit.message.id)).toEqual([
+        message.id,
+      ]);
       await sessions.delete(alice.ownerUserId, alice.sessionId);
-      expect((await messageSearch.search('quokka')).items).toEqual([]);
+      expect((await transcript.searchMessages('quokka')).items).toEqual([]);
     });
 
     it('treats any query text as words, never as index syntax', async () => {
       const database = current();
       const alice = await sessionOf(database, 'alice');
-      await database.repositories.messages.append(alice.ownerUserId, alice.sessionId, {
+      await database.repositories.turnStore.append(alice.ownerUserId, alice.sessionId, {
         role: 'user',
         contentParts: [text('near or not: quotes "and" stars*')],
       });
       for (const query of ['"', 'NEAR(', 'not OR', 'stars*', "'); drop table messages; --", '&|!:*', ''])
-        await database.repositories.messageSearch.search(query);
-      expect((await database.repositories.messageSearch.search('"quotes" AND-stars*')).items).toHaveLength(1);
+        await database.repositories.transcript.searchMessages(query);
+      expect(
+        (await database.repositories.transcript.searchMessages('"quotes" AND-stars*')).items,
+      ).toHaveLength(1);
       await fc.assert(
         fc.asyncProperty(fc.string({ maxLength: 40 }), async (query) => {
-          const page = await database.repositories.messageSearch.search(query);
+          const page = await database.repositories.transcript.searchMessages(query);
           // Whatever it finds contains every searched word.
           const words = searchTermsOf(query);
           for (const hit of page.items) {
             const body = searchTermsOf(
-              hit.message.contentParts.map((part) => String(part['text'])).join(' '),
+              hit.message.contentParts.map((part) => (part.type === 'text' ? part.text : '')).join(' '),
             );
             for (const word of words) expect(body).toContain(word);
           }
@@ -135,7 +141,7 @@ export function describeMessageSearchContract(factory: TestDatabaseFactory): voi
     it('refuses a cursor it did not issue', async () => {
       const database = current();
       await expectStorageError(
-        database.repositories.messageSearch.search('anything', { cursor: 'bm90LWEtY3Vyc29y' }),
+        database.repositories.transcript.searchMessages('anything', { cursor: 'bm90LWEtY3Vyc29y' }),
         StorageErrorCode.InvalidCursor,
       );
     });

@@ -1,6 +1,6 @@
+import type { StoredCompressionEvent, StoredContentPart, StoredToolCall } from '@agentdesk/api-contract';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../ids';
-import type { JsonObject } from '../json';
 import { StorageErrorCode } from '../storage-error';
 import { createUser, expectStorageError, useTestDatabase } from './suite-helpers';
 import type { TestDatabase, TestDatabaseFactory } from './test-database';
@@ -11,7 +11,26 @@ async function aliceWithSession(database: TestDatabase): Promise<{ ownerUserId: 
   return { ownerUserId: alice.id, sessionId: session.id };
 }
 
-const text = (value: string): JsonObject => ({ type: 'text', text: value });
+const text = (value: string): StoredContentPart => ({ type: 'text', text: value });
+
+const compressionEvent: StoredCompressionEvent = {
+  type: 'scratchpad-compression',
+  at: '2026-01-01T00:00:00.000Z',
+  method: 'truncation',
+  language: 'en',
+  budgetTokens: 1000,
+  entriesBefore: 2,
+  entriesAfter: 2,
+  tokensBefore: 9000,
+  tokensBeforeExact: true,
+  tokensAfter: 1000,
+  newestTruncated: true,
+  olderEntries: 'kept',
+  summarizer: { status: 'not-needed' },
+  truncatedItems: [],
+  removedEntries: [],
+  durationMs: 3,
+};
 
 /** Messages: order, JSON round trip, usage totals, finishing, concurrency, idempotency. */
 export function describeMessagesContract(factory: TestDatabaseFactory): void {
@@ -21,16 +40,16 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('appends in order and lists the transcript by seq, page by page', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, sessions } = database.repositories;
+      const { turnStore, transcript, sessions } = database.repositories;
       const roles = ['system', 'user', 'assistant', 'tool', 'user', 'assistant', 'user'] as const;
       for (const [index, role] of roles.entries()) {
-        await messages.append(ownerUserId, sessionId, {
+        await turnStore.append(ownerUserId, sessionId, {
           role,
           contentParts: [text(`m${index}`)],
           ...(role === 'tool' ? { toolCallId: 'call-1' } : {}),
         });
       }
-      const all = await messages.listForOwner(ownerUserId, sessionId);
+      const all = await transcript.listMessagesForOwner(ownerUserId, sessionId);
       expect(all.items.map((message) => [message.seq, message.role])).toEqual(
         roles.map((role, index) => [index + 1, role]),
       );
@@ -38,27 +57,24 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const walked = [];
       let cursor: string | null = null;
       do {
-        const page: Awaited<ReturnType<typeof messages.listForOwner>> = await messages.listForOwner(
-          ownerUserId,
-          sessionId,
-          { limit: 3, cursor },
-        );
+        const page: Awaited<ReturnType<typeof transcript.listMessagesForOwner>> =
+          await transcript.listMessagesForOwner(ownerUserId, sessionId, { limit: 3, cursor });
         walked.push(...page.items.map((message) => message.seq));
         cursor = page.nextCursor;
       } while (cursor !== null);
       expect(walked).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect((await sessions.getForOwner(ownerUserId, sessionId)).messageCount).toBe(7);
-      expect((await messages.listForAdmin(sessionId)).items).toEqual(all.items);
+      expect((await transcript.listMessagesForAdmin(sessionId)).items).toEqual(all.items);
     });
 
     it('an empty session lists no messages (not NotFound)', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      expect(await database.repositories.messages.listForOwner(ownerUserId, sessionId)).toEqual({
+      expect(await database.repositories.transcript.listMessagesForOwner(ownerUserId, sessionId)).toEqual({
         items: [],
         nextCursor: null,
       });
-      expect(await database.repositories.messages.listForAdmin(sessionId)).toEqual({
+      expect(await database.repositories.transcript.listMessagesForAdmin(sessionId)).toEqual({
         items: [],
         nextCursor: null,
       });
@@ -67,15 +83,19 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('round-trips content parts, tool calls, usage, compression events and timing', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const contentParts = [
-        text('Bonjour ✓ 漢字 "quoted" \\ back'),
-        { type: 'image', url: 'data:image/png;base64,AAAA', detail: null },
-      ];
-      const toolCalls = [
-        { id: 'call-1', name: 'sql', arguments: { query: 'select 1', limit: 10, flags: [true, false] } },
-      ];
-      const compressionEvents = [{ kind: 'truncated', tokensBefore: 9000, tokensAfter: 1000 }];
-      const { message, created } = await database.repositories.messages.append(ownerUserId, sessionId, {
+      // Fields the contract's schemas do not name are kept (`detail`, `providerMetadata`, `note`).
+      const image = { type: 'image', url: 'data:image/png;base64,AAAA', detail: null } as const;
+      const contentParts: StoredContentPart[] = [text('Bonjour ✓ 漢字 "quoted" \\ back'), image];
+      const call = {
+        id: 'call-1',
+        name: 'sql',
+        arguments: '{"query":"select 1","limit":10,"flags":[true,false]}',
+        providerMetadata: { signature: 'abc' },
+      };
+      const toolCalls: StoredToolCall[] = [call];
+      const event = { ...compressionEvent, note: 'kept' };
+      const compressionEvents: StoredCompressionEvent[] = [event];
+      const { message, created } = await database.repositories.turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts,
         toolCalls,
@@ -84,7 +104,11 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
         compressionEvents,
       });
       expect(created).toBe(true);
-      const read = await database.repositories.messages.getForOwner(ownerUserId, sessionId, message.id);
+      const read = await database.repositories.transcript.getMessageForOwner(
+        ownerUserId,
+        sessionId,
+        message.id,
+      );
       expect(read).toEqual(message);
       expect(read).toMatchObject({
         seq: 1,
@@ -103,19 +127,38 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       expect(session.tokenTotals).toEqual({ input: 10, output: 20, thinking: 3, cached: 4 });
     });
 
+    it('refuses to read a JSON column that does not have its contract shape, naming the column', async () => {
+      const database = current();
+      const { ownerUserId, sessionId } = await aliceWithSession(database);
+      const { message } = await database.repositories.turnStore.append(ownerUserId, sessionId, {
+        role: 'assistant',
+        contentParts: [text('calls a tool')],
+        toolCalls: [{ id: 'call-1', name: 'sql', arguments: '{}' }],
+      });
+      await database.database.db
+        .updateTable('messages')
+        .set({
+          tool_calls: JSON.stringify([{ id: 'call-1', name: 'sql', arguments: { query: 'select 1' } }]),
+        })
+        .where('id', '=', message.id)
+        .execute();
+      await expect(
+        database.repositories.transcript.getMessageForOwner(ownerUserId, sessionId, message.id),
+      ).rejects.toThrow(/messages\.tool_calls/);
+    });
+
     it('finishes a pending message once, adding its usage to the session totals', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, sessions } = database.repositories;
-      const { message: pending } = await messages.append(ownerUserId, sessionId, {
+      const { turnStore, sessions } = database.repositories;
+      const { message: pending } = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
       expect(pending).toMatchObject({ status: 'pending', finishedAt: null, usage: null });
       database.clock.advance(1500);
-      const finished = await messages.finish(ownerUserId, sessionId, pending.id, {
-        status: 'complete',
+      const finished = await turnStore.recordAnswer(ownerUserId, sessionId, pending.id, {
         contentParts: [text('answer')],
         usage: { input: 100, output: 50, thinking: 0, cached: 25 },
         model: 'claude',
@@ -128,18 +171,17 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       });
       expect(finished.finishedAt!.getTime() - finished.startedAt.getTime()).toBe(1500);
       await expectStorageError(
-        messages.finish(ownerUserId, sessionId, pending.id, { status: 'failed', error: { message: 'late' } }),
+        turnStore.fail(ownerUserId, sessionId, pending.id, { error: { code: 'timeout', message: 'late' } }),
         StorageErrorCode.MessageNotPending,
         'message',
       );
 
-      const { message: second } = await messages.append(ownerUserId, sessionId, {
+      const { message: second } = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
-      const failed = await messages.finish(ownerUserId, sessionId, second.id, {
-        status: 'failed',
+      const failed = await turnStore.fail(ownerUserId, sessionId, second.id, {
         error: {
           message: 'Overloaded',
           code: 'overloaded_error',
@@ -170,41 +212,39 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('a finish that finds no pending message changes neither the session totals nor its lease', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, sessions, turns, users } = database.repositories;
-      const { message } = await messages.append(ownerUserId, sessionId, {
+      const { turnStore, transcript, sessions, users } = database.repositories;
+      const { message } = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
       const totals = { input: 1, output: 2, thinking: 0, cached: 0 };
-      await messages.finish(ownerUserId, sessionId, message.id, {
-        status: 'complete',
+      await turnStore.recordAnswer(ownerUserId, sessionId, message.id, {
         contentParts: [text('done')],
         usage: totals,
       });
-      await turns.acquire(ownerUserId, sessionId, 'turn-live', 60_000);
+      await turnStore.acquire(ownerUserId, sessionId, 'turn-live', 60_000);
       const late = {
-        status: 'complete',
         contentParts: [text('late')],
         usage: { ...totals, input: 1000 },
       } as const;
       await expectStorageError(
-        messages.finish(ownerUserId, sessionId, message.id, late, { releaseLeaseOf: 'turn-live' }),
+        turnStore.recordAnswer(ownerUserId, sessionId, message.id, late, { releaseLeaseOf: 'turn-live' }),
         StorageErrorCode.MessageNotPending,
         'message',
       );
       const bob = await users.create({ externalId: 'bob' });
       await expectStorageError(
-        messages.finish(bob.id, sessionId, message.id, late, { releaseLeaseOf: 'turn-live' }),
+        turnStore.recordAnswer(bob.id, sessionId, message.id, late, { releaseLeaseOf: 'turn-live' }),
         StorageErrorCode.NotFound,
       );
       expect((await sessions.getForOwner(ownerUserId, sessionId)).tokenTotals).toEqual(totals);
-      expect((await messages.getForOwner(ownerUserId, sessionId, message.id)).contentParts).toEqual([
+      expect((await transcript.getMessageForOwner(ownerUserId, sessionId, message.id)).contentParts).toEqual([
         text('done'),
       ]);
       // The live turn still holds the lease.
       await expectStorageError(
-        turns.acquire(ownerUserId, sessionId, 'turn-next', 60_000),
+        turnStore.acquire(ownerUserId, sessionId, 'turn-next', 60_000),
         StorageErrorCode.TurnInProgress,
       );
     });
@@ -212,19 +252,19 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('a closed session takes no new messages, but a pending one can still finish', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, sessions } = database.repositories;
-      const { message } = await messages.append(ownerUserId, sessionId, {
+      const { turnStore, sessions } = database.repositories;
+      const { message } = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
       await sessions.close(ownerUserId, sessionId);
       await expectStorageError(
-        messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('late')] }),
+        turnStore.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('late')] }),
         StorageErrorCode.SessionClosed,
         'session',
       );
-      await messages.finish(ownerUserId, sessionId, message.id, { status: 'complete' });
+      await turnStore.recordAnswer(ownerUserId, sessionId, message.id);
       expect((await sessions.getForOwner(ownerUserId, sessionId)).messageCount).toBe(1);
     });
 
@@ -233,7 +273,7 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const appended = await Promise.all(
         Array.from({ length: 30 }, (_, index) =>
-          database.repositories.messages.append(ownerUserId, sessionId, {
+          database.repositories.turnStore.append(ownerUserId, sessionId, {
             role: 'user',
             contentParts: [text(`m${index}`)],
             usage: { input: 1, output: 2, thinking: 0, cached: 0 },
@@ -253,7 +293,7 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const groups = await Promise.all(
         Array.from({ length: 10 }, (_, group) =>
-          database.repositories.messages.appendAll(ownerUserId, sessionId, [
+          database.repositories.turnStore.start(ownerUserId, sessionId, [
             { role: 'user', contentParts: [text(`q${group}`)] },
             {
               role: 'assistant',
@@ -281,13 +321,13 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('an idempotency key appends once, even when retried concurrently', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages } = database.repositories;
-      const first = await messages.append(ownerUserId, sessionId, {
+      const { turnStore, transcript } = database.repositories;
+      const first = await turnStore.append(ownerUserId, sessionId, {
         role: 'user',
         contentParts: [text('hi')],
         idempotencyKey: 'request-1',
       });
-      const replay = await messages.append(ownerUserId, sessionId, {
+      const replay = await turnStore.append(ownerUserId, sessionId, {
         role: 'user',
         contentParts: [text('different')],
         idempotencyKey: 'request-1',
@@ -297,7 +337,7 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
 
       const racing = await Promise.all(
         Array.from({ length: 8 }, () =>
-          messages.append(ownerUserId, sessionId, {
+          turnStore.append(ownerUserId, sessionId, {
             role: 'user',
             contentParts: [text('again')],
             idempotencyKey: 'request-2',
@@ -306,12 +346,12 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       );
       expect(racing.filter((result) => result.created)).toHaveLength(1);
       expect(new Set(racing.map((result) => result.message.id)).size).toBe(1);
-      const transcript = await messages.listForOwner(ownerUserId, sessionId);
-      expect(transcript.items.map((message) => message.seq)).toEqual([1, 2]);
+      const listed = await transcript.listMessagesForOwner(ownerUserId, sessionId);
+      expect(listed.items.map((message) => message.seq)).toEqual([1, 2]);
       // Keys are per owner: reusing one for another session of the owner is refused.
       const other = await database.repositories.sessions.create({ ownerUserId });
       await expectStorageError(
-        messages.append(ownerUserId, other.id, {
+        turnStore.append(ownerUserId, other.id, {
           role: 'user',
           contentParts: [],
           idempotencyKey: 'request-1',
@@ -319,35 +359,37 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
         StorageErrorCode.IdempotencyKeyReused,
         'message',
       );
-      expect((await messages.listForOwner(ownerUserId, other.id)).items).toEqual([]);
+      expect((await transcript.listMessagesForOwner(ownerUserId, other.id)).items).toEqual([]);
     });
 
     it('keeps an id the caller made (alone, or first of several); a replay keeps the first request’s id', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages } = database.repositories;
+      const { turnStore, transcript } = database.repositories;
       const [alone, together, retried] = [newId(), newId(), newId()];
       expect(
-        (await messages.append(ownerUserId, sessionId, { id: alone, role: 'user', contentParts: [] })).message
-          .id,
+        (await turnStore.append(ownerUserId, sessionId, { id: alone, role: 'user', contentParts: [] }))
+          .message.id,
       ).toBe(alone);
       // With and without an idempotency key (on PostgreSQL these are two different statements).
       for (const idempotencyKey of [null, 'made-id']) {
         const id = idempotencyKey === null ? together : newId();
-        const appended = await messages.appendAll(ownerUserId, sessionId, [
+        const appended = await turnStore.start(ownerUserId, sessionId, [
           { id, role: 'user', contentParts: [text('question')], idempotencyKey },
           { role: 'assistant', contentParts: [], status: 'pending' },
         ]);
         expect(appended.messages[0]?.id).toBe(id);
         expect(appended.messages[1]?.id).not.toBe(id);
         if (idempotencyKey !== null) {
-          const replay = await messages.appendAll(ownerUserId, sessionId, [
+          const replay = await turnStore.start(ownerUserId, sessionId, [
             { id: retried, role: 'user', contentParts: [text('question')], idempotencyKey },
           ]);
           expect(replay).toEqual({ messages: [appended.messages[0]], created: false });
         }
       }
-      const ids = (await messages.listForOwner(ownerUserId, sessionId)).items.map((message) => message.id);
+      const ids = (await transcript.listMessagesForOwner(ownerUserId, sessionId)).items.map(
+        (message) => message.id,
+      );
       expect(ids).toContain(alone);
       expect(ids).toContain(together);
       expect(ids).not.toContain(retried);
@@ -356,9 +398,9 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
     it('an idempotency key replays only the request it came with: the same fingerprint, the same session', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, sessions, users } = database.repositories;
+      const { turnStore, sessions, users } = database.repositories;
       const keyed = (fingerprint: string | undefined, target = sessionId) =>
-        messages.append(ownerUserId, target, {
+        turnStore.append(ownerUserId, target, {
           role: 'user',
           contentParts: [text('pay invoice 7')],
           idempotencyKey: 'pay-7',
@@ -381,7 +423,7 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const racing = await Promise.allSettled(
         targets.flatMap((target) =>
           [0, 1].map(() =>
-            messages.append(ownerUserId, target, {
+            turnStore.append(ownerUserId, target, {
               role: 'user',
               contentParts: [],
               idempotencyKey: 'race',
@@ -402,7 +444,7 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       // Another owner's keys are their own.
       const bob = await users.create({ externalId: 'bob' });
       const bobSession = await sessions.create({ ownerUserId: bob.id });
-      const bobs = await messages.append(bob.id, bobSession.id, {
+      const bobs = await turnStore.append(bob.id, bobSession.id, {
         role: 'user',
         contentParts: [],
         idempotencyKey: 'pay-7',
@@ -415,7 +457,7 @@ export function describeMessagesContract(factory: TestDatabaseFactory): void {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       await expectStorageError(
-        database.repositories.messages.listForOwner(ownerUserId, sessionId, { cursor: '!!' }),
+        database.repositories.transcript.listMessagesForOwner(ownerUserId, sessionId, { cursor: '!!' }),
         StorageErrorCode.InvalidCursor,
       );
     });

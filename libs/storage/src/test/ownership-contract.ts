@@ -20,22 +20,24 @@ const ownerOperations: Record<string, OwnerOperation> = {
   'sessions.close': (r, owner, session) => r.sessions.close(owner, session),
   'sessions.delete': (r, owner, session) => r.sessions.delete(owner, session),
   'messages.append': (r, owner, session) =>
-    r.messages.append(owner, session, { role: 'user', contentParts: [{ type: 'text', text: 'injected' }] }),
+    r.turnStore.append(owner, session, { role: 'user', contentParts: [{ type: 'text', text: 'injected' }] }),
   'messages.append (idempotency key of the owner)': (r, owner, session) =>
-    r.messages.append(owner, session, { role: 'user', contentParts: [], idempotencyKey: 'alice-key' }),
-  'messages.listForOwner': (r, owner, session) => r.messages.listForOwner(owner, session),
-  'messages.getForOwner': (r, owner, session, message) => r.messages.getForOwner(owner, session, message),
-  'messages.finish (complete)': (r, owner, session, message) =>
-    r.messages.finish(owner, session, message, {
-      status: 'complete',
+    r.turnStore.append(owner, session, { role: 'user', contentParts: [], idempotencyKey: 'alice-key' }),
+  'transcript.listMessagesForOwner': (r, owner, session) => r.transcript.listMessagesForOwner(owner, session),
+  'transcript.getMessageForOwner': (r, owner, session, message) =>
+    r.transcript.getMessageForOwner(owner, session, message),
+  'turnStore.recordAnswer': (r, owner, session, message) =>
+    r.turnStore.recordAnswer(owner, session, message, {
       usage: { input: 1, output: 1, thinking: 0, cached: 0 },
     }),
-  'messages.finish (failed)': (r, owner, session, message) =>
-    r.messages.finish(owner, session, message, { status: 'failed', error: { message: 'x' } }),
+  'turnStore.fail': (r, owner, session, message) =>
+    r.turnStore.fail(owner, session, message, { error: { code: 'internal_error', message: 'x' } }),
   'toolResults.save': (r, owner, session) =>
-    r.toolResults.save(owner, { sessionId: session, toolCallId: 'call-new', content: 'x' }),
-  'toolResults.getForOwner': (r, owner, session) => r.toolResults.getForOwner(owner, session, 'call-1'),
-  'toolResults.listForOwner': (r, owner, session) => r.toolResults.listForOwner(owner, session),
+    r.turnStore.keepToolResult(owner, { sessionId: session, toolCallId: 'call-new', content: 'x' }),
+  'transcript.getToolResultForOwner': (r, owner, session) =>
+    r.transcript.getToolResultForOwner(owner, session, 'call-1'),
+  'transcript.listToolResultsForOwner': (r, owner, session) =>
+    r.transcript.listToolResultsForOwner(owner, session),
 };
 
 async function rejection(promise: Promise<unknown>): Promise<StorageError> {
@@ -60,13 +62,13 @@ export function describeOwnershipContract(factory: TestDatabaseFactory): void {
         const alice = await createUser(database, 'alice');
         const bob = await createUser(database, 'bob');
         const session = await repositories.sessions.create({ ownerUserId: alice.id, label: 'private' });
-        const { message } = await repositories.messages.append(alice.id, session.id, {
+        const { message } = await repositories.turnStore.append(alice.id, session.id, {
           role: 'assistant',
           contentParts: [],
           status: 'pending',
           idempotencyKey: 'alice-key',
         });
-        await repositories.toolResults.save(alice.id, {
+        await repositories.turnStore.keepToolResult(alice.id, {
           sessionId: session.id,
           messageId: message.id,
           toolCallId: 'call-1',
@@ -85,9 +87,11 @@ export function describeOwnershipContract(factory: TestDatabaseFactory): void {
 
         // Nothing of Alice's changed.
         expect(await repositories.sessions.getForAdmin(session.id)).toEqual(before);
-        expect((await repositories.messages.listForAdmin(session.id)).items).toEqual([message]);
-        expect((await repositories.toolResults.getForAdmin(session.id, 'call-1')).content).toBe('secret');
-        expect((await repositories.toolResults.listForAdmin(session.id)).items).toHaveLength(1);
+        expect((await repositories.transcript.listMessagesForAdmin(session.id)).items).toEqual([message]);
+        expect((await repositories.transcript.getToolResultForAdmin(session.id, 'call-1')).content).toBe(
+          'secret',
+        );
+        expect((await repositories.transcript.listToolResultsForAdmin(session.id)).items).toHaveLength(1);
         // And the owner still succeeds, so the refusal above was about ownership alone.
         await operation(repositories, alice.id, session.id, message.id);
       },

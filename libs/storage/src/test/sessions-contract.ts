@@ -89,15 +89,15 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
 
     it('deletes a session with its messages and tool results', async () => {
       const database = current();
-      const { sessions, messages, toolResults } = database.repositories;
+      const { sessions, turnStore, transcript } = database.repositories;
       const alice = await createUser(database, 'alice');
       const session = await sessions.create({ ownerUserId: alice.id });
-      const { message } = await messages.append(alice.id, session.id, {
+      const { message } = await turnStore.append(alice.id, session.id, {
         role: 'tool',
         contentParts: [{ type: 'text', text: 'x' }],
         toolCallId: 'call-1',
       });
-      await toolResults.save(alice.id, {
+      await turnStore.keepToolResult(alice.id, {
         sessionId: session.id,
         messageId: message.id,
         toolCallId: 'call-1',
@@ -106,11 +106,15 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
       await sessions.delete(alice.id, session.id);
       await expectStorageError(sessions.getForAdmin(session.id), StorageErrorCode.NotFound, 'session');
       await expectStorageError(
-        toolResults.getForAdmin(session.id, 'call-1'),
+        transcript.getToolResultForAdmin(session.id, 'call-1'),
         StorageErrorCode.NotFound,
         'tool-result',
       );
-      await expectStorageError(messages.listForAdmin(session.id), StorageErrorCode.NotFound, 'session');
+      await expectStorageError(
+        transcript.listMessagesForAdmin(session.id),
+        StorageErrorCode.NotFound,
+        'session',
+      );
       await expectStorageError(sessions.delete(alice.id, session.id), StorageErrorCode.NotFound, 'session');
     });
 

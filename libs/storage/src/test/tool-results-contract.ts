@@ -10,16 +10,16 @@ export function describeToolResultsContract(factory: TestDatabaseFactory): void 
 
     it('keeps a multi-megabyte result whole and lists summaries without content', async () => {
       const database = current();
-      const { sessions, messages, toolResults } = database.repositories;
+      const { sessions, turnStore, transcript } = database.repositories;
       const alice = await createUser(database, 'alice');
       const session = await sessions.create({ ownerUserId: alice.id });
-      const { message } = await messages.append(alice.id, session.id, {
+      const { message } = await turnStore.append(alice.id, session.id, {
         role: 'tool',
         contentParts: [{ type: 'text', text: '[truncated]' }],
         toolCallId: 'call-1',
       });
       const content = `${'row,é,漢\n'.repeat(300_000)}end`;
-      const saved = await toolResults.save(alice.id, {
+      const saved = await turnStore.keepToolResult(alice.id, {
         sessionId: session.id,
         messageId: message.id,
         toolCallId: 'call-1',
@@ -31,39 +31,43 @@ export function describeToolResultsContract(factory: TestDatabaseFactory): void 
         toolCallId: 'call-1',
         charCount: content.length,
       });
-      const read = await toolResults.getForOwner(alice.id, session.id, 'call-1');
+      const read = await transcript.getToolResultForOwner(alice.id, session.id, 'call-1');
       expect(read.content).toBe(content);
       database.clock.advance(1);
-      await toolResults.save(alice.id, { sessionId: session.id, toolCallId: 'call-2', content: 'small' });
-      const list = await toolResults.listForOwner(alice.id, session.id);
+      await turnStore.keepToolResult(alice.id, {
+        sessionId: session.id,
+        toolCallId: 'call-2',
+        content: 'small',
+      });
+      const list = await transcript.listToolResultsForOwner(alice.id, session.id);
       expect(list.items.map((item) => [item.toolCallId, item.charCount])).toEqual([
         ['call-1', content.length],
         ['call-2', 5],
       ]);
       expect(list.items[0]).not.toHaveProperty('content');
-      expect(await toolResults.listForAdmin(session.id)).toEqual(list);
-      expect((await toolResults.getForAdmin(session.id, 'call-1')).content).toBe(content);
+      expect(await transcript.listToolResultsForAdmin(session.id)).toEqual(list);
+      expect((await transcript.getToolResultForAdmin(session.id, 'call-1')).content).toBe(content);
     });
 
     it('refuses a second result for one tool call, and a message from another session', async () => {
       const database = current();
-      const { sessions, messages, toolResults } = database.repositories;
+      const { sessions, turnStore, transcript } = database.repositories;
       const alice = await createUser(database, 'alice');
       const first = await sessions.create({ ownerUserId: alice.id });
       const second = await sessions.create({ ownerUserId: alice.id });
-      const { message } = await messages.append(alice.id, second.id, {
+      const { message } = await turnStore.append(alice.id, second.id, {
         role: 'tool',
         contentParts: [],
         toolCallId: 'call-1',
       });
-      await toolResults.save(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'a' });
+      await turnStore.keepToolResult(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'a' });
       await expectStorageError(
-        toolResults.save(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'b' }),
+        turnStore.keepToolResult(alice.id, { sessionId: first.id, toolCallId: 'call-1', content: 'b' }),
         StorageErrorCode.Conflict,
         'tool-result',
       );
       await expectStorageError(
-        toolResults.save(alice.id, {
+        turnStore.keepToolResult(alice.id, {
           sessionId: first.id,
           messageId: message.id,
           toolCallId: 'call-2',
@@ -73,7 +77,7 @@ export function describeToolResultsContract(factory: TestDatabaseFactory): void 
         'message',
       );
       await expectStorageError(
-        toolResults.getForOwner(alice.id, first.id, 'call-9'),
+        transcript.getToolResultForOwner(alice.id, first.id, 'call-9'),
         StorageErrorCode.NotFound,
         'tool-result',
       );

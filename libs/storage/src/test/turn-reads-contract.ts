@@ -1,5 +1,5 @@
+import type { StoredContentPart } from '@agentdesk/api-contract';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../json';
 import { StorageErrorCode } from '../storage-error';
 import { createUser, expectStorageError, useTestDatabase } from './suite-helpers';
 import type { TestDatabase, TestDatabaseFactory } from './test-database';
@@ -10,7 +10,7 @@ async function aliceWithSession(database: TestDatabase): Promise<{ ownerUserId: 
   return { ownerUserId: alice.id, sessionId: session.id };
 }
 
-const text = (value: string): JsonObject => ({ type: 'text', text: value });
+const text = (value: string): StoredContentPart => ({ type: 'text', text: value });
 
 /**
  * What an agent turn reads and writes besides plain appends: several messages in one transaction,
@@ -23,9 +23,9 @@ export function describeTurnReadsContract(factory: TestDatabaseFactory): void {
     it('appends several messages with consecutive seqs, token counts kept, usage summed', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, sessions } = database.repositories;
-      await messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('first')] });
-      const appended = await messages.appendAll(ownerUserId, sessionId, [
+      const { turnStore, transcript, sessions } = database.repositories;
+      await turnStore.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('first')] });
+      const appended = await turnStore.start(ownerUserId, sessionId, [
         { role: 'user', contentParts: [text('hello')], tokenCount: 5 },
         {
           role: 'assistant',
@@ -44,14 +44,14 @@ export function describeTurnReadsContract(factory: TestDatabaseFactory): void {
       const session = await sessions.getForOwner(ownerUserId, sessionId);
       expect(session.messageCount).toBe(3);
       expect(session.tokenTotals).toEqual({ input: 3, output: 2, thinking: 1, cached: 0 });
-      const listed = await messages.listForOwner(ownerUserId, sessionId);
+      const listed = await transcript.listMessagesForOwner(ownerUserId, sessionId);
       expect(listed.items.slice(1)).toEqual(appended.messages);
     });
 
     it('a replayed idempotency key appends nothing of the group', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages } = database.repositories;
+      const { turnStore, transcript } = database.repositories;
       const group = [
         {
           role: 'user' as const,
@@ -61,13 +61,13 @@ export function describeTurnReadsContract(factory: TestDatabaseFactory): void {
         },
         { role: 'assistant' as const, contentParts: [], status: 'pending' as const },
       ] as const;
-      const first = await messages.appendAll(ownerUserId, sessionId, group);
-      const again = await messages.appendAll(ownerUserId, sessionId, group);
+      const first = await turnStore.start(ownerUserId, sessionId, group);
+      const again = await turnStore.start(ownerUserId, sessionId, group);
       expect(again.created).toBe(false);
       expect(again.messages).toEqual([first.messages[0]]);
-      expect((await messages.listForOwner(ownerUserId, sessionId)).items).toHaveLength(2);
+      expect((await transcript.listMessagesForOwner(ownerUserId, sessionId)).items).toHaveLength(2);
       await expect(
-        messages.appendAll(ownerUserId, sessionId, [
+        turnStore.start(ownerUserId, sessionId, [
           { role: 'user', contentParts: [] },
           { role: 'user', contentParts: [], idempotencyKey: 'k-2' },
         ]),
@@ -79,16 +79,12 @@ export function describeTurnReadsContract(factory: TestDatabaseFactory): void {
       const { ownerUserId, sessionId } = await aliceWithSession(database);
       const stranger = await createUser(database, 'mallory');
       await expectStorageError(
-        database.repositories.messages.appendAll(stranger.id, sessionId, [
-          { role: 'user', contentParts: [] },
-        ]),
+        database.repositories.turnStore.start(stranger.id, sessionId, [{ role: 'user', contentParts: [] }]),
         StorageErrorCode.NotFound,
       );
       await database.repositories.sessions.close(ownerUserId, sessionId);
       await expectStorageError(
-        database.repositories.messages.appendAll(ownerUserId, sessionId, [
-          { role: 'user', contentParts: [] },
-        ]),
+        database.repositories.turnStore.start(ownerUserId, sessionId, [{ role: 'user', contentParts: [] }]),
         StorageErrorCode.SessionClosed,
       );
     });
@@ -96,30 +92,30 @@ export function describeTurnReadsContract(factory: TestDatabaseFactory): void {
     it('reads complete history before a seq, newest first, for the owner only', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages } = database.repositories;
-      await messages.append(ownerUserId, sessionId, {
+      const { turnStore, transcript } = database.repositories;
+      await turnStore.append(ownerUserId, sessionId, {
         role: 'user',
         contentParts: [text('a')],
         tokenCount: 7,
       });
-      const pending = await messages.append(ownerUserId, sessionId, {
+      const pending = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
-      await messages.append(ownerUserId, sessionId, {
+      await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         toolCalls: [{ id: 'c1', name: 'ls', arguments: '{}' }],
       });
-      await messages.append(ownerUserId, sessionId, {
+      await turnStore.append(ownerUserId, sessionId, {
         role: 'tool',
         toolCallId: 'c1',
         contentParts: [text('out')],
-        error: { message: 'tool said no' },
+        error: { code: 'tool_error', message: 'tool said no' },
       });
-      await messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('b')] });
-      const history = await messages.completeHistoryBefore(ownerUserId, sessionId, {
+      await turnStore.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('b')] });
+      const history = await transcript.completeHistoryBefore(ownerUserId, sessionId, {
         beforeSeq: 5,
         limit: 10,
       });
@@ -136,76 +132,82 @@ export function describeTurnReadsContract(factory: TestDatabaseFactory): void {
       expect(history[2]).toMatchObject({ contentParts: [text('a')], tokenCount: 7 });
       expect(history.some((message) => message.id === pending.message.id)).toBe(false);
       expect(
-        (await messages.completeHistoryBefore(ownerUserId, sessionId, { beforeSeq: 5, limit: 2 })).map(
+        (await transcript.completeHistoryBefore(ownerUserId, sessionId, { beforeSeq: 5, limit: 2 })).map(
           (message) => message.seq,
         ),
       ).toEqual([4, 3]);
       const stranger = await createUser(database, 'mallory');
       expect(
-        await messages.completeHistoryBefore(stranger.id, sessionId, { beforeSeq: 9, limit: 10 }),
+        await transcript.completeHistoryBefore(stranger.id, sessionId, { beforeSeq: 9, limit: 10 }),
       ).toEqual([]);
     });
 
     it('fills missing token counts once, in the owner’s session only', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages } = database.repositories;
-      const counted = await messages.append(ownerUserId, sessionId, {
+      const { turnStore, transcript } = database.repositories;
+      const counted = await turnStore.append(ownerUserId, sessionId, {
         role: 'user',
         contentParts: [text('a')],
         tokenCount: 9,
       });
-      const old = await messages.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('b')] });
+      const old = await turnStore.append(ownerUserId, sessionId, { role: 'user', contentParts: [text('b')] });
       const stranger = await createUser(database, 'mallory');
-      await messages.fillMissingTokenCounts(stranger.id, sessionId, [
+      await transcript.fillMissingTokenCounts(stranger.id, sessionId, [
         { messageId: old.message.id, tokenCount: 1 },
       ]);
-      expect((await messages.getForOwner(ownerUserId, sessionId, old.message.id)).tokenCount).toBeNull();
-      await messages.fillMissingTokenCounts(ownerUserId, sessionId, [
+      expect(
+        (await transcript.getMessageForOwner(ownerUserId, sessionId, old.message.id)).tokenCount,
+      ).toBeNull();
+      await transcript.fillMissingTokenCounts(ownerUserId, sessionId, [
         { messageId: counted.message.id, tokenCount: 100 },
         { messageId: old.message.id, tokenCount: 6 },
       ]);
-      expect((await messages.getForOwner(ownerUserId, sessionId, counted.message.id)).tokenCount).toBe(9);
-      expect((await messages.getForOwner(ownerUserId, sessionId, old.message.id)).tokenCount).toBe(6);
+      expect(
+        (await transcript.getMessageForOwner(ownerUserId, sessionId, counted.message.id)).tokenCount,
+      ).toBe(9);
+      expect((await transcript.getMessageForOwner(ownerUserId, sessionId, old.message.id)).tokenCount).toBe(
+        6,
+      );
     });
 
     it('finishing with the lease released frees the session for the next turn, only for its holder', async () => {
       const database = current();
       const { ownerUserId, sessionId } = await aliceWithSession(database);
-      const { messages, turns } = database.repositories;
-      const acquired = await turns.acquire(ownerUserId, sessionId, 'turn-1', 60_000);
+      const { turnStore } = database.repositories;
+      const acquired = await turnStore.acquire(ownerUserId, sessionId, 'turn-1', 60_000);
       expect(acquired.session).toMatchObject({ id: sessionId, ownerUserId });
-      const pending = await messages.append(ownerUserId, sessionId, {
+      const pending = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
       // Another turn's id releases nothing.
-      const first = await messages.finish(
+      const first = await turnStore.recordAnswer(
         ownerUserId,
         sessionId,
         pending.message.id,
-        { status: 'complete', contentParts: [text('hi')], tokenCount: 5 },
+        { contentParts: [text('hi')], tokenCount: 5 },
         { releaseLeaseOf: 'someone-else' },
       );
       expect(first.tokenCount).toBe(5);
       await expectStorageError(
-        turns.acquire(ownerUserId, sessionId, 'turn-2', 60_000),
+        turnStore.acquire(ownerUserId, sessionId, 'turn-2', 60_000),
         StorageErrorCode.TurnInProgress,
       );
-      const second = await messages.append(ownerUserId, sessionId, {
+      const second = await turnStore.append(ownerUserId, sessionId, {
         role: 'assistant',
         contentParts: [],
         status: 'pending',
       });
-      await messages.finish(
+      await turnStore.fail(
         ownerUserId,
         sessionId,
         second.message.id,
-        { status: 'failed', error: { message: 'x' } },
+        { error: { code: 'internal_error', message: 'x' } },
         { releaseLeaseOf: 'turn-1' },
       );
-      await expect(turns.acquire(ownerUserId, sessionId, 'turn-2', 60_000)).resolves.toMatchObject({
+      await expect(turnStore.acquire(ownerUserId, sessionId, 'turn-2', 60_000)).resolves.toMatchObject({
         interruptedMessages: 0,
       });
     });

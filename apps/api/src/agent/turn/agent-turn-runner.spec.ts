@@ -7,7 +7,8 @@ import { StorageErrorCode, type Session, type User } from '@agentdesk/storage';
 import { ModelRouter } from '../../model-access/model-router';
 import { readModelRoutingSettings } from '../../config/provider-settings';
 import { builtInTools, ToolRegistry, type AgentTool } from '@agentdesk/agent-tools';
-import { AgentTurnRunner, type TurnInput } from './agent-turn-runner';
+import { AgentTurnRunner } from './agent-turn-runner';
+import type { TurnInput } from './turn-types';
 import type { TurnEvent } from './turn-events';
 import { defaultTurnSettings } from '../../config/turn-settings';
 
@@ -88,7 +89,7 @@ function input(content: string, extra: Partial<TurnInput> = {}): TurnInput {
 }
 
 async function transcript() {
-  return (await database.repositories.messages.listForOwner(owner.id, session.id)).items;
+  return (await database.repositories.transcript.listMessagesForOwner(owner.id, session.id)).items;
 }
 
 describe('AgentTurnRunner', () => {
@@ -127,11 +128,16 @@ describe('AgentTurnRunner', () => {
     const events: TurnEvent[] = [];
     const result = await runner.run(input('Summarize the logs'), (event) => events.push(event));
     expect(result.status).toBe('complete');
-    const stored = await database.repositories.toolResults.getForOwner(owner.id, session.id, 'call_dump');
+    const stored = await database.repositories.transcript.getToolResultForOwner(
+      owner.id,
+      session.id,
+      'call_dump',
+    );
     expect(stored.content).toBe(hugeLog);
     const messages = await transcript();
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    const storedToolText = String(messages[2]?.contentParts[0]?.['text']);
+    const storedToolPart = messages[2]?.contentParts[0];
+    const storedToolText = String(storedToolPart?.type === 'text' ? storedToolPart.text : undefined);
     expect(hasTruncationNotice(storedToolText)).toBe(true);
     expect(storedToolText.length).toBeLessThan(hugeLog.length / 10);
     const secondCall = emulator.lastRequest()?.body as {
@@ -214,7 +220,8 @@ describe('AgentTurnRunner', () => {
     const result = await runner.run(input('Stream please', { stream: true }), (event) => events.push(event));
     expect(result.status).toBe('failed');
     const messages = await transcript();
-    const partial = String(messages[1]?.contentParts[0]?.['text'] ?? '');
+    const partialPart = messages[1]?.contentParts[0];
+    const partial = partialPart?.type === 'text' ? partialPart.text : '';
     expect(partial.length).toBeGreaterThan(0);
     expect('abcdefghijklmnopqrstuvwxyz'.startsWith(partial)).toBe(true);
     expect(events.at(-1)?.type).toBe('error');

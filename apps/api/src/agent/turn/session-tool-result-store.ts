@@ -1,5 +1,5 @@
 import type { ToolResultPage, ToolResultRecord, ToolResultStore } from '@agentdesk/compressor';
-import { isStorageError, StorageErrorCode, type ToolResultsRepository } from '@agentdesk/storage';
+import { isStorageError, StorageErrorCode, type Repositories } from '@agentdesk/storage';
 
 /**
  * The compressor's store over the persisted tool results of one session. Every full result is saved
@@ -8,14 +8,14 @@ import { isStorageError, StorageErrorCode, type ToolResultsRepository } from '@a
  */
 export class SessionToolResultStore implements ToolResultStore {
   constructor(
-    private readonly toolResults: ToolResultsRepository,
+    private readonly repositories: Pick<Repositories, 'turnStore' | 'transcript'>,
     private readonly ownerUserId: string,
     private readonly sessionId: string,
   ) {}
 
   async put(record: ToolResultRecord): Promise<string> {
     try {
-      await this.toolResults.save(this.ownerUserId, {
+      await this.repositories.turnStore.keepToolResult(this.ownerUserId, {
         sessionId: this.sessionId,
         toolCallId: record.toolCallId,
         content: record.content,
@@ -29,7 +29,7 @@ export class SessionToolResultStore implements ToolResultStore {
   async get(id: string, offset: number, limit: number): Promise<ToolResultPage | undefined> {
     let stored;
     try {
-      stored = await this.toolResults.getForOwner(this.ownerUserId, this.sessionId, id);
+      stored = await this.repositories.transcript.getToolResultForOwner(this.ownerUserId, this.sessionId, id);
     } catch (error) {
       if (isStorageError(error) && error.code === StorageErrorCode.NotFound) return undefined;
       throw error;

@@ -5,7 +5,8 @@ import type {
   ToolCall,
   UserContentPart,
 } from '@agentdesk/providers';
-import type { HistoryMessage, JsonObject, Message, MessageStatus } from '@agentdesk/storage';
+import type { StoredContentPart } from '@agentdesk/api-contract';
+import type { HistoryMessage, Message, MessageStatus } from '@agentdesk/storage';
 
 /** What rebuilding the conversation needs of a stored message (a full `Message` or a history read). */
 export type TranscriptEntry = Pick<
@@ -26,19 +27,17 @@ export function transcriptEntryOf(message: Message): TranscriptEntry {
 }
 
 /** Stored content parts back to the provider-neutral shape. */
-export function textOf(parts: readonly JsonObject[]): string {
-  return parts
-    .map((part) => (part['type'] === 'text' && typeof part['text'] === 'string' ? part['text'] : ''))
-    .join('');
+export function textOf(parts: readonly StoredContentPart[]): string {
+  return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-export function userContent(parts: readonly JsonObject[]): string | UserContentPart[] {
-  if (parts.length === 1 && parts[0]?.['type'] === 'text') return textOf(parts);
-  return parts as unknown as UserContentPart[];
+export function userContent(parts: readonly StoredContentPart[]): string | UserContentPart[] {
+  if (parts.length === 1 && parts[0]?.type === 'text') return textOf(parts);
+  return [...parts];
 }
 
 export function toolCallsOf(message: Pick<TranscriptEntry, 'toolCalls'>): ToolCall[] {
-  return (message.toolCalls ?? []) as unknown as ToolCall[];
+  return [...(message.toolCalls ?? [])];
 }
 
 /** The placeholder a provider gets for a tool call whose result was never recorded (a crash mid-tool). */
@@ -98,7 +97,9 @@ export function storedMessagesToChat(messages: readonly TranscriptEntry[]): Chat
 }
 
 /** Provider-neutral content to stored content parts. */
-export function toContentParts(content: string | readonly (UserContentPart | TextPart)[]): JsonObject[] {
+export function toContentParts(
+  content: string | readonly (UserContentPart | TextPart)[],
+): StoredContentPart[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
-  return content.map((part) => ({ ...part }) as unknown as JsonObject);
+  return content.map((part) => ({ ...part }));
 }

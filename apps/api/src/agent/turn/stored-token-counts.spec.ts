@@ -81,7 +81,7 @@ describe('stored token counts', () => {
             );
           }
           const stored = (
-            await database.repositories.messages.listForOwner(owner.id, session.id, { limit: 500 })
+            await database.repositories.transcript.listMessagesForOwner(owner.id, session.id, { limit: 500 })
           ).items;
           expect(stored.length).toBeGreaterThanOrEqual(2 * turns.length);
           for (const message of stored) expect(message.tokenCount).toBe(storedMessageTokens(message));

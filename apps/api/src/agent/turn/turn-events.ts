@@ -1,14 +1,6 @@
+import type { TurnError } from '@agentdesk/api-contract';
 import type { CompressionEvent } from '@agentdesk/compressor';
 import type { ToolCall, Usage } from '@agentdesk/providers';
-
-/** Why a turn failed, as stored on the assistant message and sent in the `error` event. */
-export interface TurnError {
-  code: string;
-  message: string;
-  provider?: string;
-  status?: number;
-  requestId?: string;
-}
 
 /**
  * The events of one agent turn, in order, as streamed to SSE clients (noun-verb names).

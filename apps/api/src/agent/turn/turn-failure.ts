@@ -4,7 +4,7 @@ import {
   type ModelFailure,
   type UpstreamDetails,
 } from '../../model-access/model-failure';
-import type { TurnError } from './turn-events';
+import type { TurnError } from '@agentdesk/api-contract';
 
 /** A turn that cannot go on: carries the error recorded on the assistant message. */
 export class TurnFailure extends Error {

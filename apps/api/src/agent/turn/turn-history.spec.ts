@@ -3,7 +3,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_OVERHEAD_TOKENS } from '@agentdesk/compressor';
 import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testing';
-import type { JsonObject, Message, NewMessage } from '@agentdesk/storage';
+import type { StoredContentPart } from '@agentdesk/api-contract';
+import type { Message, NewMessage } from '@agentdesk/storage';
 import { storedMessageTokens } from './stored-message-tokens';
 import { storedMessagesToChat, transcriptEntryOf } from './stored-messages';
 import { loadTurnHistory } from './turn-history';
@@ -18,7 +19,7 @@ const anyText = fc.oneof(
   fc.constantFrom('<|endoftext|>', 'a<|im_start|>b', '', '🧪'.repeat(30), 'x'.repeat(300)),
 );
 
-const text = (value: string): JsonObject => ({ type: 'text', text: value });
+const text = (value: string): StoredContentPart => ({ type: 'text', text: value });
 
 /** One stored message of an arbitrary transcript: any order, statuses, orphans and dangling calls. */
 const transcriptEntry: fc.Arbitrary<NewMessage> = fc.oneof(
@@ -26,7 +27,7 @@ const transcriptEntry: fc.Arbitrary<NewMessage> = fc.oneof(
     role: fc.constant('user' as const),
     contentParts: fc.oneof(
       anyText.map((value) => [text(value)]),
-      anyText.map((value) => [text(value), { type: 'image', url: 'https://example.com/a.png' }]),
+      anyText.map((value) => [text(value), { type: 'image' as const, url: 'https://example.com/a.png' }]),
     ),
   }),
   fc.record({
@@ -44,7 +45,9 @@ const transcriptEntry: fc.Arbitrary<NewMessage> = fc.oneof(
     role: fc.constant('tool' as const),
     toolCallId: fc.constantFrom('call_a', 'call_b', 'call_c', 'call_orphan'),
     contentParts: anyText.map((value) => [text(value)]),
-    error: fc.option(fc.constant({ message: 'the tool reported an error' }), { nil: null }),
+    error: fc.option(fc.constant({ code: 'tool_error' as const, message: 'the tool reported an error' }), {
+      nil: null,
+    }),
     status: fc.constantFrom('complete' as const, 'complete' as const, 'failed' as const),
   }),
 );
@@ -62,16 +65,16 @@ afterAll(async () => {
 
 /** Stores a transcript and the turn's own user message; returns what a turn would see. */
 async function storeTranscript(entries: ReadonlyArray<{ entry: NewMessage; counted: boolean }>) {
-  const { users, sessions, messages } = database.repositories;
+  const { users, sessions, turnStore } = database.repositories;
   const owner = await users.create({ externalId: `user-${Math.random()}` });
   const session = await sessions.create({ ownerUserId: owner.id });
   for (const { entry, counted } of entries) {
-    await messages.append(owner.id, session.id, {
+    await turnStore.append(owner.id, session.id, {
       ...entry,
       tokenCount: counted ? storedMessageTokens({ toolCalls: null, toolCallId: null, ...entry }) : null,
     });
   }
-  const own = await messages.append(owner.id, session.id, { role: 'user', contentParts: [text('now')] });
+  const own = await turnStore.append(owner.id, session.id, { role: 'user', contentParts: [text('now')] });
   return { ownerUserId: owner.id, sessionId: session.id, beforeSeq: own.message.seq };
 }
 
@@ -85,13 +88,13 @@ function questionsAndAnswers(count: number): Array<{ entry: NewMessage; counted:
   }));
 }
 
-/** The messages repository, with the rows of every history read recorded (read by read). */
+/** The transcript reads, with the rows of every history read recorded (read by read). */
 function countingHistoryReads() {
-  const messages = database.repositories.messages;
+  const transcript = database.repositories.transcript;
   const reads: number[] = [];
-  const counting: typeof messages = Object.create(messages) as typeof messages;
+  const counting: typeof transcript = Object.create(transcript) as typeof transcript;
   counting.completeHistoryBefore = async (owner, session, page) => {
-    const rows = await messages.completeHistoryBefore(owner, session, page);
+    const rows = await transcript.completeHistoryBefore(owner, session, page);
     reads.push(rows.length);
     return rows;
   };
@@ -99,7 +102,8 @@ function countingHistoryReads() {
 }
 
 async function everyMessage(ownerUserId: string, sessionId: string): Promise<Message[]> {
-  return (await database.repositories.messages.listForOwner(ownerUserId, sessionId, { limit: 500 })).items;
+  return (await database.repositories.transcript.listMessagesForOwner(ownerUserId, sessionId, { limit: 500 }))
+    .items;
 }
 
 describe('storedMessageTokens', () => {
@@ -149,7 +153,7 @@ describe('loadTurnHistory', () => {
             .filter((message) => message.seq < turn.beforeSeq)
             .map(transcriptEntryOf),
         );
-        const history = await loadTurnHistory(database.repositories.messages, {
+        const history = await loadTurnHistory(database.repositories.transcript, {
           ...turn,
           budgetTokens: 10_000_000,
           safetyFactor: 1,
@@ -168,7 +172,7 @@ describe('loadTurnHistory', () => {
         fc.constantFrom(1, 1.25),
         async (entries, budgetTokens, safetyFactor) => {
           const turn = await storeTranscript(entries);
-          const history = await loadTurnHistory(database.repositories.messages, {
+          const history = await loadTurnHistory(database.repositories.transcript, {
             ...turn,
             budgetTokens,
             safetyFactor,
@@ -219,28 +223,32 @@ describe('loadTurnHistory', () => {
         fc.constantFrom(1, 1.25),
         fc.integer({ min: 0, max: 3 }),
         async (turns, budgetTokens, safetyFactor, skippedTurn) => {
-          const { users, sessions, messages } = database.repositories;
+          const { users, sessions, turnStore, transcript } = database.repositories;
           const owner = await users.create({ externalId: `user-${Math.random()}` });
           const session = await sessions.create({ ownerUserId: owner.id });
           const cache = new TurnHistoryCache(1_000_000);
           for (const [index, added] of turns.entries()) {
             for (const { entry, counted } of added) {
-              await messages.append(owner.id, session.id, {
+              await turnStore.append(owner.id, session.id, {
                 ...entry,
                 tokenCount: counted
                   ? storedMessageTokens({ toolCalls: null, toolCallId: null, ...entry })
                   : null,
               });
             }
-            const own = await messages.append(owner.id, session.id, {
+            const own = await turnStore.append(owner.id, session.id, {
               role: 'user',
               contentParts: [text('now')],
             });
             // One turn runs on another replica: this process's cache does not see it.
             if (index === skippedTurn) continue;
             const request = { ownerUserId: owner.id, sessionId: session.id, beforeSeq: own.message.seq };
-            const cached = await loadTurnHistory(messages, { ...request, budgetTokens, safetyFactor }, cache);
-            const fresh = await loadTurnHistory(messages, { ...request, budgetTokens, safetyFactor });
+            const cached = await loadTurnHistory(
+              transcript,
+              { ...request, budgetTokens, safetyFactor },
+              cache,
+            );
+            const fresh = await loadTurnHistory(transcript, { ...request, budgetTokens, safetyFactor });
             expect(cached).toEqual(fresh);
           }
         },
@@ -251,7 +259,7 @@ describe('loadTurnHistory', () => {
 
   it('with the cache, a turn reads only what was written since the previous turn', async () => {
     const turn = await storeTranscript(questionsAndAnswers(600));
-    const { messages } = database.repositories;
+    const { turnStore, transcript } = database.repositories;
     const { counting, reads } = countingHistoryReads();
     const cache = new TurnHistoryCache(1_000_000);
     const request = { ...turn, budgetTokens: 2_000, safetyFactor: 1 };
@@ -259,18 +267,18 @@ describe('loadTurnHistory', () => {
     expect(reads.reduce((sum, rows) => sum + rows, 0)).toBeGreaterThan(100);
 
     // The turn's answer, then the next user message: the next turn reads these two rows only.
-    await messages.append(turn.ownerUserId, turn.sessionId, {
+    await turnStore.append(turn.ownerUserId, turn.sessionId, {
       role: 'assistant',
       contentParts: [text('sure')],
     });
-    const next = await messages.append(turn.ownerUserId, turn.sessionId, {
+    const next = await turnStore.append(turn.ownerUserId, turn.sessionId, {
       role: 'user',
       contentParts: [text('and?')],
     });
     reads.length = 0;
     const second = await loadTurnHistory(counting, { ...request, beforeSeq: next.message.seq }, cache);
     expect(reads).toEqual([2]);
-    expect(second).toEqual(await loadTurnHistory(messages, { ...request, beforeSeq: next.message.seq }));
+    expect(second).toEqual(await loadTurnHistory(transcript, { ...request, beforeSeq: next.message.seq }));
     expect(second.at(-1)).toEqual({ role: 'assistant', content: 'sure' });
     expect(second.length).toBeLessThanOrEqual(first.length + 2);
 
@@ -307,7 +315,7 @@ describe('TurnHistoryCache', () => {
     cache.set('alice', 'session-1', history([10]));
     const kept = cache.get('alice', 'session-1')!.newestFirst[0]!.message;
     expect(() => ((kept.contentParts[0] as Record<string, unknown>)['text'] = 'changed')).toThrow(TypeError);
-    expect(() => (kept.contentParts as JsonObject[]).push(text('more'))).toThrow(TypeError);
+    expect(() => (kept.contentParts as StoredContentPart[]).push(text('more'))).toThrow(TypeError);
   });
 
   it('keys entries by owner and session: another owner never gets a session’s history', () => {

@@ -73,7 +73,7 @@ interface HistoryWalk {
  * written before token counts were stored are counted here and their counts written back (once).
  */
 export async function loadTurnHistory(
-  messages: Repositories['messages'],
+  transcript: Repositories['transcript'],
   request: HistoryRequest,
   cache?: TurnHistoryCache,
 ): Promise<ChatMessage[]> {
@@ -88,12 +88,12 @@ export async function loadTurnHistory(
   ) {
     // Usually the previous turn's two rows; never more than the budget (another replica may have
     // run many turns since), and then the cached ones are not needed at all.
-    const since = await walkBack(messages, request, backfill, cached.throughSeq);
+    const since = await walkBack(transcript, request, backfill, cached.throughSeq);
     walk = extendCached(since.newestFirst, cached, request);
   }
-  walk ??= await walkBack(messages, request, backfill);
+  walk ??= await walkBack(transcript, request, backfill);
   if (backfill.length > 0)
-    await messages.fillMissingTokenCounts(request.ownerUserId, request.sessionId, backfill);
+    await transcript.fillMissingTokenCounts(request.ownerUserId, request.sessionId, backfill);
   cache?.set(request.ownerUserId, request.sessionId, {
     throughSeq: request.beforeSeq - 1,
     newestFirst: walk.newestFirst,
@@ -115,7 +115,7 @@ export async function loadTurnHistory(
  * no more (none at or before `afterSeq`, when given: what the cached read already had).
  */
 async function walkBack(
-  messages: Repositories['messages'],
+  transcript: Repositories['transcript'],
   request: HistoryRequest,
   backfill: Array<{ messageId: string; tokenCount: number }>,
   afterSeq?: number,
@@ -125,7 +125,7 @@ async function walkBack(
   let beforeSeq = request.beforeSeq;
   let limit = HISTORY_PAGE_SIZE;
   for (;;) {
-    const page = await messages.completeHistoryBefore(request.ownerUserId, request.sessionId, {
+    const page = await transcript.completeHistoryBefore(request.ownerUserId, request.sessionId, {
       beforeSeq,
       limit,
       ...(afterSeq !== undefined && { afterSeq }),

@@ -30,7 +30,7 @@ export class TurnLeaseHeartbeat {
   private renewal: Promise<void> | undefined;
 
   constructor(
-    private readonly turns: Repositories['turns'],
+    private readonly turnStore: Repositories['turnStore'],
     private readonly lease: HeldLease,
     private readonly logger: Logger,
   ) {
@@ -59,7 +59,7 @@ export class TurnLeaseHeartbeat {
 
   private async renew(): Promise<void> {
     try {
-      const held = await this.turns.renew(this.lease.sessionId, this.lease.turnId, this.lease.leaseMs);
+      const held = await this.turnStore.renew(this.lease.sessionId, this.lease.turnId, this.lease.leaseMs);
       if (held || this.lost) return;
       clearInterval(this.timer);
       this.logger.warn(

@@ -37,7 +37,7 @@ export class TurnLeaseSweeper implements OnApplicationBootstrap, OnModuleDestroy
   /** One pass; also what the timer runs. */
   async sweep(): Promise<void> {
     try {
-      const recovered = await this.repositories.turns.recoverInterrupted({ all: false });
+      const recovered = await this.repositories.turnStore.recoverInterrupted({ all: false });
       if (recovered.sessions > 0 || recovered.messages > 0) {
         this.logger.warn(
           { interruptedTurns: recovered.sessions, failedMessages: recovered.messages },

@@ -5,7 +5,8 @@ import { StorageErrorCode, type Session, type User } from '@agentdesk/storage';
 import { ModelRouter } from '../../model-access/model-router';
 import { readModelRoutingSettings } from '../../config/provider-settings';
 import { ToolRegistry, type AgentTool } from '@agentdesk/agent-tools';
-import { AgentTurnRunner, type TurnInput } from './agent-turn-runner';
+import { AgentTurnRunner } from './agent-turn-runner';
+import type { TurnInput } from './turn-types';
 import type { TurnEvent } from './turn-events';
 import { defaultTurnSettings } from '../../config/turn-settings';
 
@@ -74,7 +75,7 @@ async function waitUntil(condition: () => Promise<boolean>, what: string): Promi
 }
 
 async function transcript() {
-  return (await database.repositories.messages.listForOwner(owner.id, session.id)).items;
+  return (await database.repositories.transcript.listMessagesForOwner(owner.id, session.id)).items;
 }
 
 describe('the turn lease while a turn runs', () => {
@@ -92,7 +93,7 @@ describe('the turn lease while a turn runs', () => {
             'the heartbeat renews the lease',
           );
           refusals.push(
-            await database.repositories.turns
+            await database.repositories.turnStore
               .acquire(owner.id, session.id, `intruder-${round}`, leaseMs)
               .then(
                 () => 'taken over',
@@ -130,7 +131,7 @@ describe('the turn lease while a turn runs', () => {
     const running = runnerWith([]).run(input('Hello?'), (event) => events.push(event));
     await waitUntil(async () => events.some((event) => event.type === 'text-delta'), 'the answer streams');
     // Another replica found the lease expired (this process "stalled") and swept the turn.
-    expect(await database.repositories.turns.recoverInterrupted({ all: true })).toEqual({
+    expect(await database.repositories.turnStore.recoverInterrupted({ all: true })).toEqual({
       sessions: 1,
       messages: 1,
     });
@@ -151,7 +152,7 @@ describe('the turn lease while a turn runs', () => {
     // A long lease: no renewal happens during the call, so only the finish can notice.
     const running = runnerWith([], 60_000).run(input('Hello?'), () => undefined);
     await waitUntil(async () => emulator.requests.length === 1, 'the model call starts');
-    await database.repositories.turns.recoverInterrupted({ all: true });
+    await database.repositories.turnStore.recoverInterrupted({ all: true });
     const result = await running;
     expect(result).toMatchObject({ status: 'failed', error: { code: 'turn_interrupted' } });
     const messages = await transcript();
@@ -163,13 +164,13 @@ describe('the turn lease while a turn runs', () => {
   });
 
   it('the next turn on a session whose lease expired fails the crashed turn’s pending answer first', async () => {
-    const { turns, messages } = database.repositories;
-    await turns.acquire(owner.id, session.id, 'crashed-turn', leaseMs);
-    await messages.append(owner.id, session.id, {
+    const { turnStore } = database.repositories;
+    await turnStore.acquire(owner.id, session.id, 'crashed-turn', leaseMs);
+    await turnStore.append(owner.id, session.id, {
       role: 'user',
       contentParts: [{ type: 'text', text: 'q' }],
     });
-    await messages.append(owner.id, session.id, { role: 'assistant', contentParts: [], status: 'pending' });
+    await turnStore.append(owner.id, session.id, { role: 'assistant', contentParts: [], status: 'pending' });
     database.clock.advance(leaseMs + 1);
     emulator.script({ kind: 'text', text: 'answered' });
     expect((await runnerWith([]).run(input('Still there?'), () => undefined)).status).toBe('complete');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '@agentdesk/storage';
-import { CROSS_USER_READ_DEDUP_WINDOW_MS } from '../../../src/audit/cross-user-audit';
+import { CROSS_USER_READ_DEDUP_WINDOW_MS } from '../../../src/shared/audit/cross-user-audit';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';

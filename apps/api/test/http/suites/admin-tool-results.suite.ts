@@ -40,12 +40,12 @@ export function describeAdminToolResults(engine: Engine): void {
       viewerKey = await issueUserKey(repositories, await createLocalUser(repositories, 'qa'), 'viewer');
       session = await createSession(repositories, alice, 'a huge report', 2);
       otherSession = await createSession(repositories, alice, 'another session', 0);
-      await repositories.toolResults.save(alice.id, {
+      await repositories.turnStore.keepToolResult(alice.id, {
         sessionId: session.id,
         toolCallId: 'call_report',
         content: fullOutput,
       });
-      await repositories.toolResults.save(alice.id, {
+      await repositories.turnStore.keepToolResult(alice.id, {
         sessionId: session.id,
         toolCallId: 'toolu_01:emoji',
         content: 'ab😀cd',

@@ -335,7 +335,7 @@ export function describeAgentTurns(engine: Engine): void {
       [
         {
           content: 'x',
-          responseFormat: { type: 'json_schema', json_schema: { schema: { minProperties: 'x' } } },
+          responseFormat: { type: 'json_schema', json_schema: { name: 's', schema: { minProperties: 'x' } } },
         },
         'body.responseFormat.json_schema.schema: The schema could not be compiled',
       ],
@@ -364,7 +364,7 @@ export function describeAgentTurns(engine: Engine): void {
         ),
       });
       expect(test.emulator.requests).toHaveLength(0);
-      const stored = (await test.api.repositories.messages.listForOwner(alice.id, gemini.id)).items;
+      const stored = (await test.api.repositories.transcript.listMessagesForOwner(alice.id, gemini.id)).items;
       expect(stored.map((message) => [message.role, message.status, message.error?.code])).toEqual([
         ['user', 'complete', undefined],
         ['assistant', 'failed', 'invalid_schema'],
@@ -403,7 +403,9 @@ export function describeAgentTurns(engine: Engine): void {
             : /^header\.idempotency-key: must be 1–200/,
         );
         expect(test.emulator.requests).toHaveLength(0);
-        expect((await test.api.repositories.messages.listForOwner(alice.id, session.id)).items).toEqual([]);
+        expect(
+          (await test.api.repositories.transcript.listMessagesForOwner(alice.id, session.id)).items,
+        ).toEqual([]);
       },
     );
 
@@ -416,7 +418,9 @@ export function describeAgentTurns(engine: Engine): void {
         code: 'UNKNOWN_MODEL',
         message: expect.stringContaining('mystery-9000'),
       });
-      expect((await test.api.repositories.messages.listForOwner(alice.id, unknown.id)).items).toHaveLength(0);
+      expect(
+        (await test.api.repositories.transcript.listMessagesForOwner(alice.id, unknown.id)).items,
+      ).toHaveLength(0);
     });
 
     it('validates structured output per message', async () => {
@@ -479,7 +483,7 @@ export function describeAgentTurns(engine: Engine): void {
       await turn.hangUp();
       let messages: Array<{ status: string; error: { code?: string } | null }> = [];
       for (let attempt = 0; attempt < 50; attempt++) {
-        messages = (await test.api.repositories.messages.listForOwner(alice.id, session.id))
+        messages = (await test.api.repositories.transcript.listMessagesForOwner(alice.id, session.id))
           .items as typeof messages;
         if (messages[1]?.status === 'failed') break;
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -502,15 +506,15 @@ export function describeAgentTurns(engine: Engine): void {
         ];
         // Another replica's turns: one whose process died (its lease runs out), one still renewing.
         for (const target of [stalled, live]) {
-          await repositories.turns.acquire(carol.id, target.id, `turn-${target.id}`, 1_000);
-          await repositories.messages.append(carol.id, target.id, {
+          await repositories.turnStore.acquire(carol.id, target.id, `turn-${target.id}`, 1_000);
+          await repositories.turnStore.append(carol.id, target.id, {
             role: 'assistant',
             contentParts: [],
             status: 'pending',
           });
         }
         test.database.clock.advance(900);
-        await repositories.turns.renew(live.id, `turn-${live.id}`, 1_000);
+        await repositories.turnStore.renew(live.id, `turn-${live.id}`, 1_000);
         test.database.clock.advance(200);
 
         await test.api.app.get(TurnLeaseSweeper).sweep();
@@ -518,9 +522,10 @@ export function describeAgentTurns(engine: Engine): void {
           'turn lease sweep: marked turns whose lease expired as interrupted',
         );
         expect(test.logs.text()).toMatch(/"interruptedTurns":1,"failedMessages":1/);
-        const [interrupted] = (await repositories.messages.listForOwner(carol.id, stalled.id)).items;
+        const [interrupted] = (await repositories.transcript.listMessagesForOwner(carol.id, stalled.id))
+          .items;
         expect(interrupted).toMatchObject({ status: 'failed', error: { code: 'turn_interrupted' } });
-        expect((await repositories.messages.listForOwner(carol.id, live.id)).items[0]?.status).toBe(
+        expect((await repositories.transcript.listMessagesForOwner(carol.id, live.id)).items[0]?.status).toBe(
           'pending',
         );
 
@@ -553,17 +558,17 @@ export function describeAgentTurns(engine: Engine): void {
         const bob = await createLocalUser(repositories, 'bob');
         const bobSession = await createSession(repositories, bob, 'crashed');
         // What a crash mid-turn leaves behind: a held lease and a pending answer.
-        await repositories.turns.acquire(
+        await repositories.turnStore.acquire(
           bob.id,
           bobSession.id,
           'turn-of-dead-process',
           engine === 'sqlite' ? 60_000 : -1,
         );
-        await repositories.messages.append(bob.id, bobSession.id, {
+        await repositories.turnStore.append(bob.id, bobSession.id, {
           role: 'user',
           contentParts: [{ type: 'text', text: 'hi' }],
         });
-        await repositories.messages.append(bob.id, bobSession.id, {
+        await repositories.turnStore.append(bob.id, bobSession.id, {
           role: 'assistant',
           contentParts: [],
           status: 'pending',
@@ -577,10 +582,10 @@ export function describeAgentTurns(engine: Engine): void {
           },
         );
         try {
-          const messages = (await repositories.messages.listForOwner(bob.id, bobSession.id)).items;
+          const messages = (await repositories.transcript.listMessagesForOwner(bob.id, bobSession.id)).items;
           expect(messages.map((message) => message.status)).toEqual(['complete', 'failed']);
           expect(messages[1]?.error?.code).toBe('turn_interrupted');
-          await repositories.turns.acquire(bob.id, bobSession.id, 'next-turn', 60_000);
+          await repositories.turnStore.acquire(bob.id, bobSession.id, 'next-turn', 60_000);
         } finally {
           await restarted.close();
         }

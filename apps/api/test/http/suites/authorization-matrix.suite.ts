@@ -1001,7 +1001,7 @@ async function prepareResource(
   if (target === 'user') return { id: owner.id, ownerUserId: owner.id };
   const session = await createSession(fixtures.repositories, owner, 'matrix', 2);
   if (target === 'session-tool-result')
-    await fixtures.repositories.toolResults.save(owner.id, {
+    await fixtures.repositories.turnStore.keepToolResult(owner.id, {
       sessionId: session.id,
       toolCallId: matrixToolCallId,
       content: 'the full output of the tool',

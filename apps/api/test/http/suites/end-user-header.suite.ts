@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agentdesk/storage';
-import { UsageMeter } from '../../../src/usage/metering/usage-meter';
+import { UsageMeter } from '../../../src/shared/metering/usage-meter';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, issuePortalKey, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { rawHttp, rawRequest, type RawResponse } from '../../support/raw-http';

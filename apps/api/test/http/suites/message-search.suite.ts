@@ -17,7 +17,7 @@ export function describeMessageSearch(engine: Engine): void {
 
     async function say(owner: User, text: string): Promise<{ sessionId: string; messageId: string }> {
       const session = await test.api.repositories.sessions.create({ ownerUserId: owner.id });
-      const { message } = await test.api.repositories.messages.append(owner.id, session.id, {
+      const { message } = await test.api.repositories.turnStore.append(owner.id, session.id, {
         role: 'user',
         contentParts: [{ type: 'text', text }],
       });

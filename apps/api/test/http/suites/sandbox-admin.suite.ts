@@ -1,6 +1,6 @@
 import type { Session, User } from '@agentdesk/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxRuntime } from '../../../src/sandbox/sandbox-runtime';
+import { SandboxRuntime } from '../../../src/shared/sandbox-runtime/sandbox-runtime';
 import type { Engine } from '../../support/engines';
 import {
   createLocalUser,

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { buildOfflineBaseImage, startPrivateEngine, type PrivateEngine } from '@agentdesk/sandbox';
 import type { User } from '@agentdesk/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxRuntime } from '../../../src/sandbox/sandbox-runtime';
+import { SandboxRuntime } from '../../../src/shared/sandbox-runtime/sandbox-runtime';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { apiTestBaseImage } from '../../support/sandbox-engine.global-setup';
@@ -85,7 +85,7 @@ export function describeSandboxEngineDown(engine: Engine): void {
       });
       expect(turn.json()).toMatchObject({ status: 'complete' });
       const toolMessage = (
-        await test.api.repositories.messages.listForOwner(admin.id, session.id)
+        await test.api.repositories.transcript.listMessagesForOwner(admin.id, session.id)
       ).items.find((message) => message.toolCallId === 'call_down');
       expect(JSON.stringify(toolMessage?.contentParts)).toContain(
         'run_command: the sandbox is unavailable right now',

@@ -2,7 +2,7 @@ import { hasTruncationNotice } from '@agentdesk/compressor';
 import type { Session, User } from '@agentdesk/storage';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TurnLeaseSweeper } from '../../../src/agent/turn/turn-lease-sweeper';
-import { SandboxRuntime } from '../../../src/sandbox/sandbox-runtime';
+import { SandboxRuntime } from '../../../src/shared/sandbox-runtime/sandbox-runtime';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
@@ -271,15 +271,21 @@ export function describeSandboxTurns(engine: Engine): void {
       }
       // Gone within seconds, not at the 60 s timeout.
       expect(left).not.toMatch(/sleep 30[45]/);
-      let messages = await transcript();
-      for (
-        let waited = 0;
-        messages.some((message) => message.status === 'pending') && waited < 100;
-        waited += 1
-      ) {
+      // The turn ends once it has recorded the cancelled command: its lease is released then (the
+      // tool's message does not exist, pending or not, until its result is written).
+      const leaseHeld = async () =>
+        (
+          await test.database.database.db
+            .selectFrom('sessions')
+            .select('active_turn_expires_at')
+            .where('id', '=', session.id)
+            .executeTakeFirstOrThrow()
+        ).active_turn_expires_at !== null;
+      for (let waited = 0; (await leaseHeld()) && waited < 200; waited += 1)
         await new Promise((resolve) => setTimeout(resolve, 50));
-        messages = await transcript();
-      }
+      expect(await leaseHeld()).toBe(false);
+      const messages = await transcript();
+      expect(messages.some((message) => message.status === 'pending')).toBe(false);
       expect(toolText(messages, 'call_forever')).toContain('run_command: cancelled:');
       expect(toolText(messages, 'call_forever')).toContain('begun');
     });

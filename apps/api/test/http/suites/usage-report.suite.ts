@@ -109,7 +109,7 @@ export function describeUsageReport(engine: Engine): void {
       await seedThreeDays();
       // Messages are not what the report reads: a stored assistant answer adds nothing.
       const session = await test.api.repositories.sessions.create({ ownerUserId: alice.id });
-      await test.api.repositories.messages.append(alice.id, session.id, {
+      await test.api.repositories.turnStore.append(alice.id, session.id, {
         role: 'assistant',
         contentParts: [{ type: 'text', text: 'answer' }],
         status: 'complete',

@@ -1,8 +1,8 @@
 import type { Principal } from '@agentdesk/authz';
-import type { TargetResult } from '../../lab/target-result';
-import { labTargetOrigin } from './call-origins';
-import { NO_TOKENS } from './metered-call';
-import type { UsageMeter } from './usage-meter';
+import type { TargetResult } from './target-result';
+import { labTargetOrigin } from '../shared/metering/call-origins';
+import { NO_TOKENS } from '../shared/metering/metered-call';
+import type { UsageMeter } from '../shared/metering/usage-meter';
 
 /**
  * Records the provider call of every lab target that made one. Targets refused before any call

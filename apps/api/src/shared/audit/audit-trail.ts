@@ -1,11 +1,11 @@
 import type { Repositories } from '@agentdesk/storage';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { clientRequestIdOf } from '../http/request-id';
-import type { ApiMetrics } from '../metrics/api-metrics';
-import { routesMissingAuditDecision } from '../routes/audit-policy';
-import type { RouteEntry } from '../routes/route-inventory';
-import { DEFAULT_WAYS_IN } from '../routes/route-policy';
+import { clientRequestIdOf } from '../../http/request-id';
+import type { ApiMetrics } from '../../metrics/api-metrics';
+import { routesMissingAuditDecision } from '../../routes/audit-policy';
+import type { RouteEntry } from '../../routes/route-inventory';
+import { DEFAULT_WAYS_IN } from '../../routes/route-policy';
 import { auditRecordOf, type AuditedRoute } from './audit-record';
 import { readAuditReasonHeader } from './audit-reason';
 import type { FailedAttemptBudget } from './failed-attempt-budget';

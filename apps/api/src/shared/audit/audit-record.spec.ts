@@ -1,6 +1,6 @@
 import { userPrincipal } from '@agentdesk/authz';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey } from '../core/api-key-format';
+import { generateApiKey } from '../../core/api-key-format';
 import { auditRecordOf, outcomeOf, type AnsweredRequest } from './audit-record';
 
 const admin = userPrincipal({ id: 'u-admin', role: 'admin', apiKeyId: 'k-admin' });

@@ -1,10 +1,10 @@
 import type { Principal } from '@agentdesk/authz';
 import type { AuditOutcome, JsonObject, NewAuditEntry } from '@agentdesk/storage';
-import { parseApiKey } from '../core/api-key-format';
-import type { AuditPolicy } from '../routes/audit-policy';
-import type { WayIn } from '../routes/route-policy';
-import { readCredential } from '../auth/credentials';
-import { presentedWayOf } from '../auth/ways-in';
+import { parseApiKey } from '../../core/api-key-format';
+import type { AuditPolicy } from '../../routes/audit-policy';
+import type { WayIn } from '../../routes/route-policy';
+import { readCredential } from '../../auth/credentials';
+import { presentedWayOf } from '../../auth/ways-in';
 import type { AuditedChange } from './audited-change';
 
 /** The actor id of a record nobody could be named for: a refused sign-in (`actorKind: unauthenticated`). */

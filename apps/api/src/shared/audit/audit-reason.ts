@@ -1,8 +1,8 @@
 import { ApiHeader } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { refineStoredHeader } from '../http/header-text';
-import { singleLineText } from '../http/inputs';
-import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { refineStoredHeader } from '../../http/header-text';
+import { singleLineText } from '../../http/inputs';
+import { ZodValidationPipe } from '../../http/zod-validation.pipe';
 
 /** The header an admin or viewer states why they read someone's data (or the `reason` query parameter). */
 export const AUDIT_REASON_HEADER = 'x-audit-reason';

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { JsonObject } from '@agentdesk/storage';
-import { AUDIT_POLICY, type AuditPolicy } from '../routes/audit-policy';
+import { AUDIT_POLICY, type AuditPolicy } from '../../routes/audit-policy';
 import type { AuditAction } from './audit-actions';
 
 /** What an audited change changes: a closed vocabulary, so the console can link and filter by it. */

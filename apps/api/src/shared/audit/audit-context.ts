@@ -1,8 +1,8 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { JsonObject, JsonValue } from '@agentdesk/storage';
-import { principalOf } from '../auth/request-principal';
-import { clientRequestIdOf } from '../http/request-id';
+import { principalOf } from '../../auth/request-principal';
+import { clientRequestIdOf } from '../../http/request-id';
 import { readAuditReasonHeader } from './audit-reason';
 import type { AuditContext } from './cross-user-audit';
 

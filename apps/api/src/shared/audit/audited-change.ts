@@ -1,5 +1,5 @@
 import type { JsonObject } from '@agentdesk/storage';
-import type { WayIn } from '../routes/route-policy';
+import type { WayIn } from '../../routes/route-policy';
 import type { AuditTargetKind } from './audited';
 
 /** How the actor of a record came in: a way in of the guard, or a single sign-on (`oidc`, public routes). */

@@ -1,9 +1,9 @@
 import { isOwner, type Principal } from '@agentdesk/authz';
 import { Inject, Injectable } from '@nestjs/common';
-import { REPOSITORIES } from '../core/tokens';
-import { ApiMetrics } from '../metrics/api-metrics';
+import { REPOSITORIES } from '../../core/tokens';
+import { ApiMetrics } from '../../metrics/api-metrics';
 import type { JsonObject, Repositories, Session } from '@agentdesk/storage';
-import type { WayIn } from '../routes/route-policy';
+import type { WayIn } from '../../routes/route-policy';
 import type { AuditAction } from './audit-actions';
 import type { AuditedChange } from './audited-change';
 

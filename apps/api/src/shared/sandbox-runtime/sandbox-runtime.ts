@@ -10,7 +10,7 @@ import {
 import { isStorageError, StorageErrorCode, type AppDatabase, type Repositories } from '@agentdesk/storage';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { ApiError, ApiErrorCode } from '../../errors/api-error';
 import { postgresBuildLock } from './postgres-build-lock';
 import { SandboxBuildRecorder } from './sandbox-build-recorder';
 import {
@@ -20,7 +20,7 @@ import {
   type SandboxHealth,
   type SandboxStartState,
 } from './sandbox-start-state';
-import type { SandboxSettings } from '../config/sandbox-settings';
+import type { SandboxSettings } from '../../config/sandbox-settings';
 
 export type { SandboxHealth } from './sandbox-start-state';
 

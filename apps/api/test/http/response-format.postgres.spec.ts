@@ -1,0 +1,3 @@
+import { describeResponseFormat } from './suites/response-format.suite';
+
+describeResponseFormat('postgres');
