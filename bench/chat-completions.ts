@@ -31,7 +31,8 @@
  * Options (environment): BENCH_ROUNDS (10), BENCH_BATCH (100), BENCH_STREAM_ROUNDS (6),
  * BENCH_CONNECTIONS (50), BENCH_THROUGHPUT_ROUNDS (3), BENCH_ROUND_MS (3000),
  * BENCH_PROFILE=1 (run the API, the floor and Portkey under `node --cpu-prof` and print where their
- * CPU time goes), BENCH_KEEP_PROFILES=1.
+ * CPU time goes), BENCH_KEEP_PROFILES=1, BENCH_BASELINE_TREE (a checkout of earlier code, its
+ * node_modules linked: its API joins the same rounds as one more variant).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -53,6 +54,7 @@ const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const throughputRounds = Number(process.env['BENCH_THROUGHPUT_ROUNDS'] ?? 3);
 const roundMs = Number(process.env['BENCH_ROUND_MS'] ?? 3000);
 const profiling = process.env['BENCH_PROFILE'] === '1';
+const baselineTree = process.env['BENCH_BASELINE_TREE'];
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 
 const model = 'gpt-test';
@@ -61,7 +63,7 @@ const loadBody = JSON.stringify({ model, messages, max_tokens: 64 });
 const streamChunks = 20;
 const streamText = 'abcdefghij'.repeat(streamChunks);
 
-type VariantName = 'direct' | 'bare' | 'floor' | 'sdkFloor' | 'agentdesk' | 'portkey';
+type VariantName = 'direct' | 'bare' | 'floor' | 'sdkFloor' | 'agentdesk' | 'agentdeskBefore' | 'portkey';
 
 interface Variant {
   readonly name: VariantName;
@@ -227,6 +229,19 @@ async function main(): Promise<void> {
       profiles ? { cpuProfileDirectory: profiles.api } : {},
     );
     servers.push(api);
+    // BENCH_BASELINE_TREE: the same API from a checkout of earlier code, measured in the same rounds.
+    const baseline =
+      baselineTree === undefined
+        ? undefined
+        : await startApiProcess(
+            {
+              OPENAI_API_KEY: 'sk-emulator',
+              OPENAI_BASE_URL: `${emulator.url}/v1`,
+              AGENTDESK_DEFAULT_MODEL: model,
+            },
+            { tree: baselineTree },
+          );
+    if (baseline) servers.push(baseline);
     const models = await fetch(`${api.url}/v1/models`, {
       headers: { authorization: `Bearer ${api.adminKey}` },
     });
@@ -282,6 +297,17 @@ async function main(): Promise<void> {
         sdkFloor,
       ),
       variant('agentdesk', 'SDK → AgentDesk → emulator', api.url, api.adminKey, api),
+      ...(baseline
+        ? [
+            variant(
+              'agentdeskBefore',
+              'SDK → AgentDesk before (BENCH_BASELINE_TREE) → emulator',
+              baseline.url,
+              baseline.adminKey,
+              baseline,
+            ),
+          ]
+        : []),
       variant('portkey', 'SDK → Portkey → emulator', portkey.url, 'sk-emulator', portkey, {
         'x-portkey-provider': 'openai',
         'x-portkey-custom-host': `${emulator.url}/v1`,
