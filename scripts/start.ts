@@ -12,7 +12,7 @@
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { startProviderEmulator } from '@agentdesk/provider-emulator';
-import { startConsole } from './console-server';
+import { ensureConsolePortFree, startConsole } from './console-server';
 import { DEMO_SSO_FLAG, startDemoSso } from './demo-sso';
 import { prepareSandboxForStart } from './sandbox-banner';
 
@@ -24,6 +24,8 @@ async function main(): Promise<void> {
     console.error(`npm start: unknown option ${unknown.join(' ')} (the one option is ${DEMO_SSO_FLAG})`);
     process.exit(2);
   }
+  // Before the API starts (and creates a first admin key): a console that cannot listen is one line.
+  await ensureConsolePortFree({ host: host(), port: consolePort() });
   const offline = !providerKeyVariables.some((name) => process.env[name]);
   if (offline) {
     const emulator = await startProviderEmulator({ defaultChunkSize: 4 });
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   const { url, generatedAdminKey } = await startApi();
   const consoleUrl = await startConsole({
     apiUrl: url,
-    host: process.env.HOST ?? '127.0.0.1',
+    host: host(),
     port: consolePort(),
   });
   const key = generatedAdminKey ?? '$AGENTDESK_ADMIN_KEY';
@@ -84,6 +86,11 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/** `HOST`, else 127.0.0.1 (as the API reads it). */
+function host(): string {
+  return process.env.HOST || '127.0.0.1';
 }
 
 /** `PORT`, else 3000 (as the API reads it). */
