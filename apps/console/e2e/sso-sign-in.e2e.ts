@@ -1,5 +1,6 @@
 import {
   startIdentityProvider,
+  testIdentityAccounts,
   type IdentityAccount,
   type IdentityProvider,
 } from '@agentdesk/provider-emulator';
@@ -14,24 +15,7 @@ import { expectAccessible, keepScreenshot } from './support/console-test';
  * the whole file; every ending is a page of the console that says what happened, never a 500.
  */
 
-const alice: IdentityAccount = {
-  subject: 'alice-sub',
-  email: 'alice@example.com',
-  name: 'Alice Admin',
-  groups: ['agentdesk-admins'],
-};
-const victor: IdentityAccount = {
-  subject: 'victor-sub',
-  email: 'victor@example.com',
-  name: 'Victor Viewer',
-  groups: ['agentdesk-viewers'],
-};
-const nora: IdentityAccount = {
-  subject: 'nora-sub',
-  email: 'nora@example.com',
-  name: 'Nora NoGroup',
-  groups: ['everyone'],
-};
+const { admin: alice, viewer: victor, noGroup: nora } = testIdentityAccounts;
 
 let provider: IdentityProvider | undefined;
 let stack: AlternateStack | undefined;

@@ -124,3 +124,4 @@ export {
   type SsoProblemCode,
   type SsoSignInOptionsJson,
 } from './sso';
+export { PERMISSIONS_POLICY } from './permissions-policy';

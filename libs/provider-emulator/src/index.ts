@@ -1,6 +1,6 @@
 export { startProviderEmulator, type ProviderEmulator, type ProviderEmulatorOptions } from './emulator';
 export type { ProviderName, RecordedRequest } from './types';
-export type { IdentityAccount } from './identity/identity-account';
+export { testIdentityAccounts, type IdentityAccount } from './identity/identity-account';
 export {
   startIdentityProvider,
   type IdentityProvider,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { EngineClient, isSandboxError, type SandboxError } from '../src/index';
-import { removeEverything, testService } from './test-engine';
+import { EngineClient } from '../src/index';
+import { rejection, removeEverything, testService } from './test-engine';
 
 /**
  * The real engine client, with hooks run as a command whose text contains their key is handed to the
@@ -42,16 +42,6 @@ afterAll(async () => {
   await execService.close();
   await removeEverything(service);
 });
-
-async function rejection(promise: Promise<unknown>): Promise<SandboxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSandboxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 // Each case uses its own session (its own container), so they run side by side.
 describe.concurrent('containment', () => {

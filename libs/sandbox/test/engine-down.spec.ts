@@ -1,46 +1,21 @@
-import { mkdtempSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  buildOfflineBaseImage,
-  EngineClient,
-  SandboxService,
-  silentLogger,
-  startPrivateEngine,
-  type PrivateEngine,
-} from '../src/index';
-import { testBaseImage } from './test-engine';
+import { startStoppableEngine, type StoppableEngine } from './test-engine';
 
-// Stopping the shared engine would break the other files, so this one stops an engine of its own
-// (same data folder across the restart, as an operator's daemon restart would).
-const directory = mkdtempSync('/tmp/agentdesk-down-');
-let privateEngine: PrivateEngine;
-let service: SandboxService;
+let stoppable: StoppableEngine;
 
 beforeAll(async () => {
-  privateEngine = await startPrivateEngine({ directory, log: () => undefined });
-  await buildOfflineBaseImage(privateEngine.engine, { reference: testBaseImage });
-  service = new SandboxService(
-    {
-      tag: 'agentdesk-down:latest',
-      baseImage: testBaseImage,
-      agentdeskVersion: '1.0.0-test',
-      ownerId: 'test-down',
-      warmPoolSize: 0,
-      reaperIntervalMs: 0,
-    },
-    { engine: new EngineClient({ dockerHost: privateEngine.dockerHost }), logger: silentLogger },
-  );
-  await service.ensureSandboxImage();
+  stoppable = await startStoppableEngine('down');
 });
 
 afterAll(async () => {
-  await privateEngine?.stop({ removeDirectory: true });
+  await stoppable?.dispose();
 });
 
 it('answers engine-unavailable while the engine is stopped, and recovers when it is back', async () => {
+  const { service } = stoppable;
   const sandbox = service.forSession('survivor');
   await sandbox.writeFile('a.txt', 'x');
-  await privateEngine.stop();
+  await stoppable.engine.stop();
 
   await expect(sandbox.exec({ command: 'true' })).rejects.toMatchObject({ code: 'engine-unavailable' });
   await expect(sandbox.readFile('a.txt')).rejects.toMatchObject({ code: 'engine-unavailable' });
@@ -55,7 +30,7 @@ it('answers engine-unavailable while the engine is stopped, and recovers when it
     error: expect.stringContaining('unreachable'),
   });
 
-  privateEngine = await startPrivateEngine({ directory, log: () => undefined });
+  await stoppable.restart();
   // The pins come back by themselves (restart: always); session containers were stopped with the
   // daemon and are replaced on the next use.
   expect(await service.ensureSandboxImage()).toMatchObject({ status: 'current' });

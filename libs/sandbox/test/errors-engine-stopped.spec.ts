@@ -1,48 +1,23 @@
-import { mkdtempSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  buildOfflineBaseImage,
-  EngineClient,
-  isSandboxError,
-  SandboxService,
-  silentLogger,
-  startPrivateEngine,
-  type PrivateEngine,
-  type SandboxError,
-} from '../src/index';
+import { isSandboxError, type SandboxError } from '../src/index';
 import { runCommand } from '../src/sandboxes/run-command';
 import { sandboxErrorOutput } from '../src/tools/tool-error-output';
-import { testBaseImage } from './test-engine';
+import { startStoppableEngine, type StoppableEngine } from './test-engine';
 
-// Stopping the shared engine would break the other files: this one stops an engine of its own.
-const directory = mkdtempSync('/tmp/agentdesk-stop-');
-let privateEngine: PrivateEngine;
-let service: SandboxService;
+let stoppable: StoppableEngine;
 
 beforeAll(async () => {
-  privateEngine = await startPrivateEngine({ directory, log: () => undefined });
-  await buildOfflineBaseImage(privateEngine.engine, { reference: testBaseImage });
-  service = new SandboxService(
-    {
-      tag: 'agentdesk-stop:latest',
-      baseImage: testBaseImage,
-      agentdeskVersion: '1.0.0-test',
-      ownerId: 'test-stop',
-      warmPoolSize: 0,
-      reaperIntervalMs: 0,
-      limits: { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 },
-    },
-    { engine: new EngineClient({ dockerHost: privateEngine.dockerHost }), logger: silentLogger },
-  );
-  await service.ensureSandboxImage();
+  stoppable = await startStoppableEngine('stop', {
+    limits: { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 },
+  });
 });
 
 afterAll(async () => {
-  await service?.close();
-  await privateEngine?.stop({ removeDirectory: true });
+  await stoppable?.dispose();
 });
 
 it('says the engine went away, not out of memory, when it is stopped mid-command', async () => {
+  const { service } = stoppable;
   const containerId = await service.acquireContainer('engine-stops');
   let seenOomKills = 0;
   // The Docker-exec path itself (the service may use the in-container runner on this image).
@@ -64,7 +39,7 @@ it('says the engine went away, not out of memory, when it is stopped mid-command
   while (!(await service.engine.statPath(containerId, '/workspace/started'))) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await privateEngine.stop();
+  await stoppable.engine.stop();
 
   const error: SandboxError = await running;
   expect(error.code).toBe('engine-unavailable');

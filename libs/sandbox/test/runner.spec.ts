@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isSandboxError, silentLogger, type SandboxError, type SandboxService } from '../src/index';
+import { silentLogger, type SandboxService } from '../src/index';
 import { CommandExecutor } from '../src/runner/command-executor';
 import { hardenedContainerOptions } from '../src/sandboxes/container-spec';
 import { parseSandboxConfig } from '../src/config/sandbox-config';
 import { dockerCli } from './docker-cli';
-import { removeEverything, testBaseImage, testEngine, testService } from './test-engine';
+import { rejection, removeEverything, testBaseImage, testEngine, testService } from './test-engine';
 
 // The in-container runner against the Docker exec path: the same cases on both, on the real engine.
 const limits = { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 };
@@ -17,16 +17,6 @@ afterAll(async () => {
   await viaExec.close();
   await removeEverything(viaRunner);
 });
-
-async function rejection(promise: Promise<unknown>): Promise<SandboxError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSandboxError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe.concurrent('commands run through the in-container runner', () => {
   it('runs as a child of the runner, not of a Docker exec', async () => {

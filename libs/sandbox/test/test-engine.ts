@@ -1,10 +1,15 @@
+import { mkdtempSync } from 'node:fs';
 import { inject } from 'vitest';
 import {
   EngineClient,
   SandboxService,
   buildOfflineBaseImage,
+  isSandboxError,
   silentLogger,
+  startPrivateEngine,
+  type PrivateEngine,
   type SandboxConfigInput,
+  type SandboxError,
   type SandboxServiceOptions,
 } from '../src/index';
 
@@ -55,4 +60,66 @@ export async function removeEverything(service: SandboxService): Promise<void> {
   for (const pin of [service.config.pinName, service.config.basePinName])
     await service.engine.removeContainer(pin);
   await service.engine.removeImage(service.config.tag, true);
+}
+
+/** The sandbox error a call failed with; any other failure (or none) fails the test. */
+export async function rejection(promise: Promise<unknown>): Promise<SandboxError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSandboxError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** An engine a test may stop and start again, with a service on it and the base image built. */
+export interface StoppableEngine {
+  /** The running daemon; `restart()` replaces it. */
+  engine: PrivateEngine;
+  readonly service: SandboxService;
+  /** Starts the daemon again on the same data folder, as an operator's daemon restart would. */
+  restart(): Promise<void>;
+  /** Stops the daemon (if running) and removes its data folder. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Stopping the shared engine would break the other files, so a test that stops the engine gets a
+ * daemon of its own (`name` keeps its folder, tag and owner apart from every other file's).
+ */
+export async function startStoppableEngine(
+  name: string,
+  config: Partial<SandboxConfigInput> = {},
+): Promise<StoppableEngine> {
+  const directory = mkdtempSync(`/tmp/agentdesk-${name}-`);
+  const quiet = { directory, log: () => undefined };
+  const engine = await startPrivateEngine(quiet);
+  await buildOfflineBaseImage(engine.engine, { reference: testBaseImage });
+  const service = new SandboxService(
+    {
+      tag: `agentdesk-${name}:latest`,
+      baseImage: testBaseImage,
+      agentdeskVersion: '1.0.0-test',
+      ownerId: `test-${name}`,
+      warmPoolSize: 0,
+      reaperIntervalMs: 0,
+      ...config,
+    },
+    { engine: new EngineClient({ dockerHost: engine.dockerHost }), logger: silentLogger },
+  );
+  await service.ensureSandboxImage();
+  const stoppable: StoppableEngine = {
+    engine,
+    service,
+    async restart() {
+      stoppable.engine = await startPrivateEngine(quiet);
+    },
+    async dispose() {
+      // A case that failed midway may have left the daemon stopped: closing then has nothing to reach.
+      await service.close().catch(() => undefined);
+      await stoppable.engine.stop({ removeDirectory: true });
+    },
+  };
+  return stoppable;
 }

@@ -1,5 +1,6 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { PERMISSIONS_POLICY } from '@agentdesk/api-contract';
 import { synchronousHook } from './synchronous-hook';
 
 /**
@@ -33,22 +34,6 @@ const docsContentSecurityPolicy = {
     frameAncestors: ["'none'"],
   },
 };
-
-/** Powerful browser features the API never needs (the console sends the same list). */
-export const PERMISSIONS_POLICY = [
-  'accelerometer=()',
-  'camera=()',
-  'display-capture=()',
-  'geolocation=()',
-  'gyroscope=()',
-  'hid=()',
-  'magnetometer=()',
-  'microphone=()',
-  'midi=()',
-  'payment=()',
-  'serial=()',
-  'usb=()',
-].join(', ');
 
 /** helmet's settings: its defaults (nosniff, COOP/CORP same-origin, …) with ours where they differ. */
 export function securityHeaderOptions(options: { hsts: boolean }): FastifyHelmetOptions {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startIdentityProvider,
-  type IdentityAccount as TestAccount,
+  testIdentityAccounts,
   type IdentityProvider,
 } from '@agentdesk/provider-emulator';
 import type { Engine } from '../support/engines';
@@ -17,30 +17,7 @@ import { startTestApi, type TestApi } from '../support/test-api';
 const apiPublicUrl = 'http://127.0.0.1:39001';
 const consolePublicUrl = 'http://127.0.0.1:39002';
 
-const alice: TestAccount = {
-  subject: 'alice-sub',
-  email: 'alice@example.com',
-  name: 'Alice Admin',
-  groups: ['agentdesk-admins', 'everyone'],
-};
-const victor: TestAccount = {
-  subject: 'victor-sub',
-  email: 'victor@example.com',
-  name: 'Victor Viewer',
-  groups: ['agentdesk-viewers'],
-};
-const nobody: TestAccount = {
-  subject: 'nobody-sub',
-  email: 'nobody@example.com',
-  name: 'No Group',
-  groups: ['everyone'],
-};
-const outsider: TestAccount = {
-  subject: 'outsider-sub',
-  email: 'mallory@elsewhere.test',
-  name: 'Mallory',
-  groups: ['agentdesk-admins'],
-};
+const { admin: alice, viewer: victor, noGroup: nobody, outsider } = testIdentityAccounts;
 
 /** Where a sign-in ended on the console's URL. */
 type Ending = { readonly code: string } | { readonly problem: string };

@@ -1,5 +1,4 @@
 export {
-  PERMISSIONS_POLICY,
   STRICT_TRANSPORT_SECURITY,
   contentSecurityPolicy,
   newNonce,

@@ -3,6 +3,7 @@
  * with a fresh script nonce per request, and the headers that keep the console out of frames and
  * browsers from guessing types or leaking paths. Pure, so the policy is unit-tested as text.
  */
+import { PERMISSIONS_POLICY } from '@agentdesk/api-contract';
 
 /** What changes a response's headers. */
 export interface SecurityHeaderOptions {
@@ -13,22 +14,6 @@ export interface SecurityHeaderOptions {
   /** `next dev` only: React's development build needs eval for its error overlay. */
   readonly development?: boolean;
 }
-
-/** Powerful features the console never uses, off for it and for anything it might embed. */
-export const PERMISSIONS_POLICY = [
-  'accelerometer=()',
-  'camera=()',
-  'display-capture=()',
-  'geolocation=()',
-  'gyroscope=()',
-  'hid=()',
-  'magnetometer=()',
-  'microphone=()',
-  'midi=()',
-  'payment=()',
-  'serial=()',
-  'usb=()',
-].join(', ');
 
 /** One year; sent only behind HTTPS, where a downgrade to plain HTTP is an attack. */
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
