@@ -22,6 +22,7 @@
  * BENCH_ROUND_MS (3000), BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL
  * (postgres://postgres@127.0.0.1:5432/test), BENCH_PROFILE=1 (run the API under `node --cpu-prof`),
  * BENCH_HISTORY_CACHE=off (the API without its per-process history cache, to compare),
+ * BENCH_MODEL (gpt-test; the emulator answers any name: gpt-4o-mini is one with a seeded price),
  * BENCH_BASELINE_TREE (a checkout of earlier code, its node_modules linked: each engine is measured
  * for that tree too, in the same run, rows marked "before").
  */
@@ -52,7 +53,8 @@ const profiling = process.env['BENCH_PROFILE'] === '1';
 const historyCacheOff = process.env['BENCH_HISTORY_CACHE'] === 'off';
 const baselineTree = process.env['BENCH_BASELINE_TREE'];
 
-const model = 'gpt-test';
+// A model without a price by default; BENCH_MODEL=gpt-4o-mini has every call costed (a seeded price).
+const model = process.env['BENCH_MODEL'] ?? 'gpt-test';
 /** A user message of a realistic size (~40 tokens); the emulator answers its short default text. */
 const userText =
   'Please look at the order history of customer 4711 and tell me, in two sentences, whether the ' +

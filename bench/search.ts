@@ -1,6 +1,8 @@
 /**
  * Full-text search over every user's messages (GET /v1/admin/search/messages's repository call)
- * over 1M messages, on SQLite (FTS5) and PostgreSQL (tsvector + GIN).
+ * over 1M messages, on SQLite (FTS5) and PostgreSQL (tsvector + GIN): the last word matched as a
+ * prefix (issue 20), side by side with the whole-word query that came before (the baseline, its SQL
+ * kept below), prefixes short and long, a 1,000-character query, and filters.
  *
  *   npm run bench -- search                   # print the table
  *   npx tsx bench/search.ts --write           # also update docs/benchmarks/search.md
@@ -13,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
-import { createRepositories, type AppDatabase, type Database } from '@agentdesk/storage';
+import { createRepositories, searchTermsOf, type AppDatabase, type Database } from '@agentdesk/storage';
 import { openSeededPostgres, openSeededSqlite, timed } from './support/seeded-database';
 
 const messageCount = Number(process.env['BENCH_MESSAGES'] ?? 1_000_000);
@@ -122,6 +124,42 @@ async function openPostgres(): Promise<AppDatabase> {
   });
 }
 
+/**
+ * The baseline: the search before issue 20, whole words only (PostgreSQL `plainto_tsquery`, FTS5
+ * quoted terms), run on the same database in the same rounds.
+ */
+async function wholeWordSearch(database: AppDatabase, query: string, limit: number): Promise<number> {
+  const terms = searchTermsOf(query);
+  if (database.dialect === 'postgres') {
+    const { rows } = await sql`
+      select messages.*, sessions.owner_user_id
+      from messages join sessions on sessions.id = messages.session_id
+      where messages.search_vector @@ plainto_tsquery('simple'::regconfig, ${terms.join(' ')})
+      order by messages.created_at desc, messages.id desc
+      limit ${limit + 1}
+    `.execute(database.db);
+    return Math.min(rows.length, limit);
+  }
+  const { rows } = await sql`
+    select messages.*, sessions.owner_user_id, message_search.rowid as search_row
+    from message_search
+    join message_search_rows on message_search_rows.rowid = message_search.rowid
+    join messages on messages.id = message_search_rows.message_id
+    join sessions on sessions.id = messages.session_id
+    where message_search match ${terms.map((term) => `"${term}"`).join(' ')}
+    order by message_search.rowid desc
+    limit ${limit + 1}
+  `.execute(database.db);
+  return Math.min(rows.length, limit);
+}
+
+/** 1,000 characters of rare words (about 170 of them): the longest query the API takes; 16 are searched. */
+function longQuery(call: number): string {
+  let text = '';
+  for (let word = 0; text.length < 1_000; word += 1) text += `w${(call * 7_877 + word * 131) % vocabulary} `;
+  return text.slice(0, 1_000);
+}
+
 interface Result {
   engine: string;
   scenario: string;
@@ -176,17 +214,33 @@ async function main(): Promise<void> {
       // A different rare word on each call, so no one posting list stays hot.
       const rareWord = (call: number) => `w${(call * 7_877) % vocabulary}`;
       let secondPage: string | null = null;
+      const userId = (call: number) =>
+        `00000000-0000-7000-8000-${((call * 37) % userCount).toString(16).padStart(12, '0')}`;
+      // The seed writes one message a second: its last day holds ~8.6% of them.
+      const lastDay = {
+        createdFrom: new Date(baseMilliseconds + (messageCount - 86_400) * 1000),
+        createdBefore: new Date(baseMilliseconds + messageCount * 1000),
+      };
       const scenarios: Array<[string, (call: number) => Promise<number>]> = [
         [
-          'rare word (~0.05% of messages)',
+          'before (whole words): rare word',
+          async (call) => wholeWordSearch(database, rareWord(call), pageSize),
+        ],
+        ['before (whole words): common word', async () => wholeWordSearch(database, 'invoice', pageSize)],
+        [
+          'before (whole words): two words, AND',
+          async () => wholeWordSearch(database, 'urgent invoice', pageSize),
+        ],
+        [
+          'now: rare word (~0.05%), as a prefix',
           async (call) => (await transcript.searchMessages(rareWord(call), { limit: pageSize })).items.length,
         ],
         [
-          'common word (10% of messages)',
+          'now: common word (10%), as a prefix',
           async () => (await transcript.searchMessages('invoice', { limit: pageSize })).items.length,
         ],
         [
-          'two words, AND (1%)',
+          'now: two words, AND (1%), the last a prefix',
           async () => (await transcript.searchMessages('urgent invoice', { limit: pageSize })).items.length,
         ],
         [
@@ -198,13 +252,49 @@ async function main(): Promise<void> {
           },
         ],
         [
-          'rare AND common word',
+          'rare word AND common word as a prefix',
           async (call) =>
             (await transcript.searchMessages(`${rareWord(call)} invoice`, { limit: pageSize })).items.length,
         ],
         [
+          'common word AND rare word as a prefix',
+          async (call) =>
+            (await transcript.searchMessages(`invoice ${rareWord(call)}`, { limit: pageSize })).items.length,
+        ],
+        [
           'no match',
           async () => (await transcript.searchMessages('zzzznotaword', { limit: pageSize })).items.length,
+        ],
+        [
+          'prefix of a common word ("invo")',
+          async () => (await transcript.searchMessages('invo', { limit: pageSize })).items.length,
+        ],
+        [
+          'short prefix, 3 characters (~45% of messages)',
+          async (call) =>
+            (await transcript.searchMessages(`w${10 + (call % 90)}`, { limit: pageSize })).items.length,
+        ],
+        [
+          'rare word AND a 4-letter prefix, none has both',
+          async (call) =>
+            (await transcript.searchMessages(`${rareWord(call)} urge`, { limit: pageSize })).items.length,
+        ],
+        [
+          '1,000-character query (first 16 words)',
+          async (call) =>
+            (await transcript.searchMessages(longQuery(call), { limit: pageSize })).items.length,
+        ],
+        [
+          'common word, one person',
+          async (call) =>
+            (await transcript.searchMessages('invoice', { limit: pageSize }, { ownerUserId: userId(call) }))
+              .items.length,
+        ],
+        [
+          'common word, role + last day',
+          async () =>
+            (await transcript.searchMessages('invoice', { limit: pageSize }, { role: 'user', ...lastDay }))
+              .items.length,
         ],
       ];
       for (const [name, run] of scenarios) {

@@ -243,6 +243,9 @@ async function measureWriter(engine: string, database: AppDatabase): Promise<Wri
       cachedTokens: 0,
       latencyMs: 250,
       status: 'ok' as const,
+      // Costed as the meter does (100 × $1.25/M + 20 × $10/M, rounded): the totals sum it too.
+      costMicros: 325,
+      priceId: 'seed-gpt-5',
     })),
   );
   const rate = async (expectedPerBatch: number) => {

@@ -32,6 +32,9 @@ const nextConfig: NextConfig = {
   outputFileTracingRoot: root,
   poweredByHeader: false,
   reactStrictMode: true,
+  // Browsers and tools that ask for /favicon.ico without reading the page get the same icon
+  // (app/icon.svg, which pages link to) instead of a 404.
+  rewrites: async () => [{ source: '/favicon.ico', destination: '/icon.svg' }],
 };
 
 export default nextConfig;

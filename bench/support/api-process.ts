@@ -25,7 +25,12 @@ export function newAdminKey(): string {
 export async function startApiProcess(
   environment: Record<string, string>,
   /** `tree`: a checkout of other code to start instead of this one (a baseline; its node_modules present). */
-  options: { cpuProfileDirectory?: string; tree?: string } = {},
+  options: {
+    cpuProfileDirectory?: string;
+    tree?: string;
+    /** Extra `node` flags, e.g. `--max-old-space-size=96` to cap the heap. */
+    nodeArguments?: readonly string[];
+  } = {},
 ): Promise<ApiProcess> {
   const tree = options.tree ?? workspaceRoot;
   const folder = mkdtempSync(join(tmpdir(), 'agentdesk-bench-'));
@@ -35,6 +40,7 @@ export async function startApiProcess(
       name: 'AgentDesk API',
       cwd: tree,
       args: [
+        ...(options.nodeArguments ?? []),
         ...(options.cpuProfileDirectory
           ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDirectory}`]
           : []),

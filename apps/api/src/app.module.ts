@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
 import { SearchModule } from './search/search.module';
 import { UsageModule } from './usage/usage.module';
+import { ModelPricesModule } from './prices/model-prices.module';
 import { AgentModule } from './agent/agent.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
@@ -20,6 +21,7 @@ import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { SsoModule } from './sso/sso.module';
 import { UsageMeterModule } from './shared/metering/usage-meter.module';
+import { LiveTurnsModule } from './shared/live-turns/live-turns.module';
 
 /** The API: one module per concern over the core values `createApp` prepared. */
 @Module({})
@@ -48,7 +50,9 @@ export class AppModule {
         SandboxModule,
         SearchModule,
         UsageMeterModule,
+        LiveTurnsModule,
         UsageModule,
+        ModelPricesModule,
         ...extraModules,
       ],
     };

@@ -31,13 +31,22 @@ test.describe('the session page', () => {
     await expect(card).toContainText('report-2026-02');
     await expect(card).toContainText('INCOMPLETE');
 
-    await card.getByText('Show the full stored result').click();
-    const full = card.getByRole('region', { name: 'Full stored result' });
-    await expect(full.getByRole('status')).toContainText('characters 1–10,000 of');
-    await card.getByRole('button', { name: 'Load the next page of the full result' }).click();
-    await expect(full.getByRole('status')).toContainText('(all of it)');
+    await card.getByText('Show the stored result, as the tool returned it').click();
+    const full = card.getByRole('region', { name: 'Stored result' });
+    // Three numbers where they differ: what the model saw, what is stored, what this page shows.
+    await expect(full.getByRole('status')).toContainText(
+      /^The model saw [\d,]+ of [\d,]+ stored characters\. Showing characters 1–10,000 of the stored result\.$/,
+    );
+    await expect(full.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await full.getByRole('button', { name: 'Next page' }).click();
+    await expect(full.getByRole('status')).toContainText(
+      /Showing characters 10,001–[\d,]+ of the stored result\./,
+    );
     // The full output ends with the last line of the page the agent asked for, which the transcript cut.
     await expect(full).toContainText('invoice 1');
+    await expect(full.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    await full.getByRole('button', { name: 'Previous page' }).click();
+    await expect(full.getByRole('status')).toContainText('Showing characters 1–10,000 of the stored result.');
 
     await expectAccessible(page);
     // The list renders only the rows near the window: back at the top, the whole (short) page is drawn.
@@ -177,8 +186,8 @@ test.describe('the session page', () => {
       await signIn(page, seeded().viewerKey);
       await openSession(page, compressedSessionId);
       const card = page.getByRole('article', { name: 'Tool call read_tool_result' });
-      await card.getByText('Show the full stored result').click();
-      await expect(card.getByRole('region', { name: 'Full stored result' })).toBeVisible();
+      await card.getByText('Show the stored result, as the tool returned it').click();
+      await expect(card.getByRole('region', { name: 'Stored result' })).toBeVisible();
       const badOffset = await page.request.get(
         consoleUrl(`/sessions/${compressedSessionId}/tool-results/call_x?offset=-5`),
       );

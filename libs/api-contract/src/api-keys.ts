@@ -11,6 +11,8 @@ export const apiKeyJsonSchema = z.object({
   role: z.enum(apiKeyRoles),
   label: z.string(),
   ownerUserId: z.string().nullable(),
+  /** The owner's display name, in the admin routes' answers (null: no owner, or one without a name). */
+  ownerName: z.string().nullable().optional(),
   portalId: z.string().nullable(),
   trustClientUserId: z.boolean(),
   createdAt: z.string(),

@@ -18,6 +18,8 @@ export const auditEntryJsonSchema = z.object({
    * on the server, `npm run admin-key`).
    */
   actorKind: z.enum(['user', 'portal', 'anonymous', 'unauthenticated', 'host']),
+  /** The actor's display name when the actor is a user who has one (null otherwise). */
+  actorName: z.string().nullable().optional(),
   actorApiKeyId: z.string().nullable(),
   /** How the actor came in: `api-key`, `console-session`, `host-command`; null on records from before it was kept. */
   wayIn: z.string().nullable(),
@@ -26,6 +28,8 @@ export const auditEntryJsonSchema = z.object({
   /** What a change changed (or tried to): e.g. `{ kind: 'api-key', id }`; null for reads and listings. */
   target: z.object({ kind: z.string(), id: z.string().nullable() }).nullable(),
   targetUserId: z.string().nullable(),
+  /** The target user's display name (null: no target user, or one without a name). */
+  targetUserName: z.string().nullable().optional(),
   sessionId: z.string().nullable(),
   reason: z.string().nullable(),
   /** The server's own id of the audited request (in its logs and its error body). */

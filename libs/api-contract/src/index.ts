@@ -48,8 +48,46 @@ export {
 } from './turn-errors';
 export type { KnownFields } from './known-fields';
 export { tokenUsageJsonSchema, type TokenUsageJson } from './usage';
+export { costJsonFields, costJsonOf, type CostJson } from './cost';
+export {
+  microsToUsd,
+  modelPriceJsonSchema,
+  modelPriceListJsonSchema,
+  newModelPriceBodySchema,
+  priceProviders,
+  usdPerMillionSchema,
+  usdToMicros,
+  type ModelPriceJson,
+  type ModelPriceListJson,
+  type NewModelPriceBody,
+} from './model-prices';
 export { userJsonSchema, type UserJson } from './users';
-export { MAX_SEARCH_QUERY_LENGTH, messageSearchHitJsonSchema, type MessageSearchHitJson } from './search';
+export {
+  MAX_PERSON_NAME_LENGTH,
+  personJsonSchema,
+  personRoles,
+  personUsageJsonSchema,
+  type PersonJson,
+  type PersonUsageJson,
+} from './people';
+export {
+  MAX_SEARCH_QUERY_LENGTH,
+  messageSearchHitJsonSchema,
+  messageSearchPageJsonSchema,
+  snippetHighlightJsonSchema,
+  type MessageSearchHitJson,
+  type MessageSearchPageJson,
+  type SnippetHighlightJson,
+} from './search';
+export {
+  liveDroppedEventSchema,
+  liveFeedEventSchema,
+  liveSnapshotEventSchema,
+  liveTurnEventSchema,
+  type LiveFeedEvent,
+  type LiveSnapshotEvent,
+  type LiveTurnEvent,
+} from './live-turns';
 export {
   runJsonSchema,
   runSummaryJsonSchema,
@@ -125,3 +163,21 @@ export {
   type SsoSignInOptionsJson,
 } from './sso';
 export { PERMISSIONS_POLICY } from './permissions-policy';
+export {
+  apiKeySortFields,
+  auditSortFields,
+  defaultApiKeySort,
+  defaultAuditSort,
+  defaultSessionSort,
+  exportFormats,
+  exportLists,
+  sessionSortFields,
+  sortDirections,
+  type ApiKeySortField,
+  type AuditSortField,
+  type ExportFormat,
+  type ExportList,
+  type ListSort,
+  type SessionSortField,
+  type SortDirection,
+} from './list-sorts';

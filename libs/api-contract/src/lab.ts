@@ -42,6 +42,11 @@ export const targetResultJsonSchema = z.object({
   validation: z.object({ valid: z.boolean(), errors: z.array(validationErrorJsonSchema) }).nullable(),
   finishReason: z.string().nullable(),
   usage: labUsageJsonSchema.nullable(),
+  /**
+   * Micro-dollars the target's call cost; null when its model has no price (unknown, not 0).
+   * Absent on runs stored before prices existed.
+   */
+  costMicros: z.number().int().nonnegative().nullable().optional(),
   latencyMs: z.number(),
   attempts: z.number().nullable(),
   error: z
@@ -62,6 +67,8 @@ export const runJsonSchema = z.object({
   id: z.string(),
   name: z.string(),
   actorPrincipalId: z.string(),
+  /** The display name of the user who ran it (null: the actor has none, or is not a user). */
+  actorName: z.string().nullable().optional(),
   schema: z.record(z.string(), z.unknown()),
   prompt: z.string(),
   systemPrompt: z.string().nullable(),
@@ -80,6 +87,8 @@ export const runSummaryJsonSchema = z.object({
   id: z.string(),
   name: z.string(),
   actorPrincipalId: z.string(),
+  /** The display name of the user who ran it (null: the actor has none, or is not a user). */
+  actorName: z.string().nullable().optional(),
   strict: z.boolean(),
   targets: z.array(
     z.object({

@@ -51,11 +51,21 @@ export const buildJsonSchema = z.object({
       "admin: an API call; start-up: the API's own ensure; session: a session's sandbox needed the missing image",
     ),
   actor: z
-    .object({ principalId: z.string(), apiKeyId: z.string().nullable() })
+    .object({
+      principalId: z.string(),
+      apiKeyId: z.string().nullable(),
+      /** The display name of the user who asked (null: none, or the actor is not a user). */
+      name: z.string().nullable().optional(),
+    })
     .nullable()
     .describe('Who asked; null for the ensure the API runs at start and for session builds'),
   session: z
-    .object({ id: z.string(), ownerUserId: z.string().nullable() })
+    .object({
+      id: z.string(),
+      ownerUserId: z.string().nullable(),
+      /** The owner's display name (null: none). */
+      ownerName: z.string().nullable().optional(),
+    })
     .nullable()
     .describe('The session whose sandbox started the build (trigger session) and its owner; null otherwise'),
   status: z.enum(['running', 'current', 'built', 'failed', 'interrupted']),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { costJsonFields } from './cost';
 import { pageJsonSchema } from './pages';
 import { tokenUsageJsonSchema } from './usage';
 
@@ -6,6 +7,8 @@ import { tokenUsageJsonSchema } from './usage';
 export const sessionJsonSchema = z.object({
   id: z.string(),
   ownerUserId: z.string(),
+  /** The owner's display name, in the admin routes' answers (null: the owner has none). */
+  ownerName: z.string().nullable().optional(),
   portalId: z.string().nullable(),
   label: z.string(),
   status: z.enum(['open', 'closed']),
@@ -13,6 +16,8 @@ export const sessionJsonSchema = z.object({
   systemPrompt: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
   tokenTotals: tokenUsageJsonSchema,
+  /** What the session's answers cost (null when one had no price), computed as each was written. */
+  ...costJsonFields,
   messageCount: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -19,6 +19,8 @@ export const toolResultPageJsonSchema = z.object({
   totalCharacters: z.number(),
   /** Offset of the next page, or `null` on the last one. */
   nextOffset: z.number().nullable(),
+  /** Offset of the page before this one (`limit` characters back), or `null` on the first. */
+  previousOffset: z.number().nullable(),
   createdAt: z.string(),
 });
 export type ToolResultPageJson = z.infer<typeof toolResultPageJsonSchema>;

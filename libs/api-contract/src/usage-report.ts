@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { costJsonFields } from './cost';
 
 /** What the usage report can be grouped by. */
 export const usageGroupings = ['model', 'provider', 'portal', 'user'] as const;
@@ -18,6 +19,8 @@ const tokenSums = {
   totalTokens: z.number().int().nonnegative(),
   /** Model calls that reported usage. */
   modelCalls: z.number().int().nonnegative(),
+  /** What the calls cost, with the count of calls without a price (their cost unknown, not 0). */
+  ...costJsonFields,
 };
 
 /** One UTC day × one group key; `key` is null for calls without one (no portal, unknown provider). */

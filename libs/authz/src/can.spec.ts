@@ -28,6 +28,7 @@ const expected: Record<Scope, Record<Role, boolean>> = {
   'console:sign-in': { user: false, portal: false, viewer: true, admin: true },
   'console-sessions:read': { user: false, portal: false, viewer: false, admin: true },
   'console-sessions:write': { user: false, portal: false, viewer: false, admin: true },
+  'prices:write': { user: false, portal: false, viewer: false, admin: true },
 };
 
 // Functions over no user's data: granted by role alone, never on a user's resource.
@@ -37,6 +38,7 @@ const noUserDataScopes = new Set<Scope>([
   'lab:read',
   'identity:read',
   'console:sign-in',
+  'prices:write',
 ]);
 
 function principalWithRole(role: Role, id = `u-${role}`): Principal {

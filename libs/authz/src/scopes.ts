@@ -23,6 +23,7 @@ export const scopes = [
   'console:sign-in',
   'console-sessions:read',
   'console-sessions:write',
+  'prices:write',
 ] as const;
 
 /** One permission, e.g. `sessions:read`. */
@@ -63,4 +64,6 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   // Everyone's console sessions (addresses, user agents) and ending them: administrative, across users.
   'console-sessions:read': 'any',
   'console-sessions:write': 'any',
+  // Adding a model price version: the price table is no user's data (reading it is `usage:read`).
+  'prices:write': 'none',
 };

@@ -1,5 +1,5 @@
 import type { Role } from '@agentdesk/authz';
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 import type { AuditActorKind, AuditOutcome } from './models/audit-entry';
 import type { ConsoleSessionEndReason, ConsoleWayIn } from './models/console-session';
 import type { SsoRole } from './models/sso-identity';
@@ -27,6 +27,10 @@ export interface UsersTable {
   external_id: string;
   display_name: string | null;
   created_at: number;
+  /** `lower(display_name)`, kept by the engine, indexed for prefix search (migration 0015). */
+  name_key: GeneratedAlways<string | null>;
+  /** `lower(external_id)`, kept by the engine, indexed for prefix search (migration 0015). */
+  external_key: GeneratedAlways<string>;
 }
 
 /** `api_keys`: only the SHA-256 of the secret is stored. */
@@ -59,6 +63,10 @@ export interface SessionsTable {
   output_tokens: Generated<number>;
   thinking_tokens: Generated<number>;
   cached_tokens: Generated<number>;
+  /** Micro-dollars of the priced answers' usage (migration 0014). */
+  cost_micros: Generated<number>;
+  /** Answers with usage whose model had no price (their cost is unknown). */
+  unpriced_calls: Generated<number>;
   /** Last assigned message `seq`; incremented under the row lock to number messages. */
   message_count: Generated<number>;
   created_at: number;
@@ -145,6 +153,7 @@ export interface Database {
   sandbox_builds: SandboxBuildsTable;
   usage_events: UsageEventsTable;
   usage_daily_totals: UsageDailyTotalsTable;
+  model_prices: ModelPricesTable;
   console_sessions: ConsoleSessionsTable;
   sso_identities: SsoIdentitiesTable;
   sso_sign_in_codes: SsoSignInCodesTable;
@@ -209,6 +218,9 @@ export interface UsageEventsTable {
   cached_tokens: number;
   latency_ms: number;
   status: 'ok' | 'failed' | 'cancelled';
+  /** Micro-dollars, computed when written with `price_id`'s version; null: no price (migration 0014). */
+  cost_micros: number | null;
+  price_id: string | null;
 }
 
 /** `usage_daily_totals`: `usage_events` summed per grouping × UTC day × key, kept in step by the batch writer. */
@@ -222,6 +234,29 @@ export interface UsageDailyTotalsTable {
   thinking_tokens: number;
   cached_tokens: number;
   model_calls: number;
+  /** Micro-dollars of the priced calls (migration 0014). */
+  cost_micros: Generated<number>;
+  /** Calls without a price (their cost is unknown, not 0). */
+  unpriced_calls: Generated<number>;
+}
+
+/**
+ * `model_prices` (migration 0014): one price version of one model, never updated or deleted.
+ * Prices in integer micro-dollars per million tokens.
+ */
+export interface ModelPricesTable {
+  id: string;
+  model: string;
+  provider: string;
+  input_micros_per_million: number;
+  cached_input_micros_per_million: number;
+  output_micros_per_million: number;
+  thinking_micros_per_million: number;
+  /** Epoch ms from which this version is the model's price (until a later version's). */
+  effective_from: number;
+  created_at: number;
+  /** The principal who added it; `seed` for the shipped defaults. */
+  created_by: string;
 }
 
 /**
@@ -252,6 +287,8 @@ export interface SsoIdentitiesTable {
   issuer: string;
   subject: string;
   email: string | null;
+  /** `lower(email)`, kept by the engine, indexed for prefix search (migration 0015). */
+  email_key: GeneratedAlways<string | null>;
   /** What the role mapping gave at the last sign-in; `none` opens nothing. */
   role: SsoRole;
   created_at: number;

@@ -19,10 +19,14 @@ export {
   DEFAULT_PAGE_SIZE,
   MAX_MESSAGE_PAGE_SIZE,
   MAX_PAGE_SIZE,
+  MAX_CURSOR_LENGTH,
+  CURSOR_OF_ANOTHER_SORT,
   clampPageSize,
   type Page,
   type PageRequest,
 } from './pagination';
+export { EXPORT_CHUNK_SIZE, type ExportChunks } from './sorted-page';
+export type { UsageEvent, UsageEventFilter } from './repositories/usage-events-export';
 export { StorageError, StorageErrorCode, isStorageError, type StorageEntity } from './storage-error';
 export type { User } from './models/user';
 export type { ApiKey, ApiKeyHolder } from './models/api-key';
@@ -39,6 +43,13 @@ export {
 } from './models/audit-entry';
 export type { StructuredOutputRun } from './models/structured-output-run';
 export { UsersRepository, type NewUser, type UserListFilter } from './repositories/users-repository';
+export {
+  PeopleRepository,
+  type DayRange,
+  type PeopleFilter,
+  type Person,
+  type PersonUsage,
+} from './repositories/people-repository';
 export {
   ApiKeysRepository,
   LAST_USED_WRITE_INTERVAL_MS,
@@ -68,8 +79,14 @@ export type {
 } from './repositories/transcript/message-reads';
 export {
   MAX_SEARCH_TERMS,
+  PREFIX_MIN_LENGTH,
+  ignoredSearchTermsOf,
+  patternMatchesWord,
+  searchPatternsOf,
   searchTermsOf,
+  type MessageSearchFilters,
   type MessageSearchHit,
+  type SearchPattern,
 } from './repositories/transcript/message-search';
 export type { NewToolResult } from './repositories/transcript/tool-result-writes';
 export {
@@ -77,6 +94,15 @@ export {
   type AcquiredLease,
   type RecoveredTurns,
 } from './repositories/transcript/turn-lease';
+export {
+  costMicrosOf,
+  UNPRICED,
+  type CallCost,
+  type ModelPrice,
+  type TokenPrices,
+} from './models/model-price';
+export { PriceTable } from './models/price-table';
+export { ModelPricesRepository, type NewModelPrice } from './repositories/model-prices-repository';
 export {
   UsageRepository,
   utcDayOf,

@@ -62,6 +62,10 @@ describe('openDatabase on SQLite', () => {
         '0011-console-sessions',
         '0012-audit-outcomes-and-targets',
         '0013-sso-identities',
+        '0014-model-prices',
+        '0015-people',
+        '0016-export-indexes',
+        '0017-search-prefixes',
       ]);
     } finally {
       await database.destroy();
@@ -86,6 +90,10 @@ describe('openDatabase on SQLite', () => {
         '0011-console-sessions',
         '0012-audit-outcomes-and-targets',
         '0013-sso-identities',
+        '0014-model-prices',
+        '0015-people',
+        '0016-export-indexes',
+        '0017-search-prefixes',
       ]);
     } finally {
       await database.destroy();

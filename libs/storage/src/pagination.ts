@@ -34,11 +34,14 @@ export interface TimeKey {
 }
 
 // Cursors are opaque to callers (base64url of a small JSON array) so the key can change later.
-function encode(values: readonly (string | number)[]): string {
+function encode(values: readonly (string | number | null)[]): string {
   return Buffer.from(JSON.stringify(values), 'utf8').toString('base64url');
 }
 
 const base64url = /^[A-Za-z0-9_-]+$/;
+
+/** Longest cursor accepted: a label sort's cursor carries a label of up to 200 characters. */
+export const MAX_CURSOR_LENGTH = 2048;
 
 /**
  * Decodes strictly: Node's base64 decoder skips characters outside the alphabet and its UTF-8
@@ -46,7 +49,8 @@ const base64url = /^[A-Za-z0-9_-]+$/;
  * surrogate (`["t",1,"\u0000"]`) that PostgreSQL refuses mid-query. Each is an invalid cursor.
  */
 function decode(cursor: string): unknown {
-  if (cursor.length === 0 || cursor.length > 512 || !base64url.test(cursor)) throw invalidCursor();
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH || !base64url.test(cursor))
+    throw invalidCursor();
   const bytes = Buffer.from(cursor, 'base64url');
   if (!isUtf8(bytes)) throw invalidCursor();
   let value: unknown;
@@ -142,4 +146,50 @@ export function toPage<Row, Item>(
 /** Escapes `%`, `_` and `\` so user text matches literally inside `LIKE … ESCAPE '\'`. */
 export function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** A position in a list sorted by one value then id: the sort it was made for travels with it. */
+export interface SortKeyPosition {
+  /** The sort's name (`created`, `label`, …) and direction: a cursor of another sort is refused. */
+  readonly sort: string;
+  readonly direction: 'asc' | 'desc';
+  /** The sort value of the last row returned (null: the row had none). */
+  readonly value: number | string | null;
+  readonly id: string;
+}
+
+/** What an `InvalidCursor` error says when the cursor was made for another sort order. */
+export const CURSOR_OF_ANOTHER_SORT =
+  'The pagination cursor was made for another sort order; start again without a cursor';
+
+/** Encodes a `(sort value, id)` position with its sort. */
+export function encodeSortCursor(position: SortKeyPosition): string {
+  return encode(['k', position.sort, position.direction, position.value, position.id]);
+}
+
+/**
+ * Decodes a `(sort value, id)` cursor made for exactly this sort and direction, or null for the
+ * first page; throws `InvalidCursor` on garbage and on a cursor of another sort (its position means
+ * nothing in this order: the client must start again from the first page).
+ */
+export function decodeSortCursor(
+  cursor: string | null | undefined,
+  expected: { readonly sort: string; readonly direction: 'asc' | 'desc'; readonly kind: 'number' | 'text' },
+): SortKeyPosition | null {
+  if (cursor === null || cursor === undefined) return null;
+  const value = decode(cursor);
+  if (!Array.isArray(value) || value.length !== 5 || value[0] !== 'k') throw invalidCursor();
+  const [, sort, direction, sortValue, id] = value as unknown[];
+  if (
+    sort !== expected.sort ||
+    (direction !== 'asc' && direction !== 'desc') ||
+    direction !== expected.direction
+  ) {
+    throw new StorageError(StorageErrorCode.InvalidCursor, 'cursor', CURSOR_OF_ANOTHER_SORT);
+  }
+  const valueFits =
+    sortValue === null ||
+    (expected.kind === 'number' ? Number.isSafeInteger(sortValue) : typeof sortValue === 'string');
+  if (!valueFits || typeof id !== 'string' || id.length > 64) throw invalidCursor();
+  return { sort, direction, value: sortValue as number | string | null, id };
 }

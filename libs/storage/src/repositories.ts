@@ -3,6 +3,8 @@ import type { AppDatabase } from './open-database';
 import { ApiKeysRepository } from './repositories/api-keys-repository';
 import { AuditRepository } from './repositories/audit-repository';
 import { ConsoleSessionsRepository } from './repositories/console-sessions-repository';
+import { ModelPricesRepository } from './repositories/model-prices-repository';
+import { PeopleRepository } from './repositories/people-repository';
 import { SandboxBuildsRepository } from './repositories/sandbox-builds-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
 import { SsoIdentitiesRepository } from './repositories/sso-identities-repository';
@@ -25,8 +27,12 @@ export interface Repositories {
   readonly structuredOutputRuns: StructuredOutputRunsRepository;
   readonly sandboxBuilds: SandboxBuildsRepository;
   readonly usage: UsageRepository;
+  /** Model price versions (append-only). */
+  readonly modelPrices: ModelPricesRepository;
   readonly consoleSessions: ConsoleSessionsRepository;
   readonly ssoIdentities: SsoIdentitiesRepository;
+  /** The people directory: users with their email, role, sessions and usage; names for pages of ids. */
+  readonly people: PeopleRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -45,7 +51,9 @@ export function createRepositories(
     structuredOutputRuns: new StructuredOutputRunsRepository(context),
     sandboxBuilds: new SandboxBuildsRepository(context),
     usage: new UsageRepository(context),
+    modelPrices: new ModelPricesRepository(context),
     consoleSessions: new ConsoleSessionsRepository(context),
     ssoIdentities: new SsoIdentitiesRepository(context),
+    people: new PeopleRepository(context),
   };
 }

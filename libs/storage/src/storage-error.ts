@@ -27,7 +27,8 @@ export type StorageEntity =
   | 'cursor'
   | 'structured-output-run'
   | 'sandbox-build'
-  | 'console-session';
+  | 'console-session'
+  | 'model-price';
 
 /** The one error type of the storage layer. */
 export class StorageError extends Error {

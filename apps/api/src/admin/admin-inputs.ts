@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { auditReasonQueryField } from '../shared/audit/audit-reason';
-import { sessionFilters } from '../shared/sessions/session-filters';
+import { sessionCreatedRangeInOrder, sessionFilters } from '../shared/sessions/session-filters';
 import { cursorSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
-import { MAX_TOOL_RESULT_PAGE_CHARACTERS } from '@agentdesk/api-contract';
+import { MAX_TOOL_RESULT_PAGE_CHARACTERS, sessionSortFields } from '@agentdesk/api-contract';
+import { sortQueryFields } from '../http/list-sort';
 
 /** `GET /v1/admin/sessions/:id` and `/messages`: a transcript page and the reason for reading it. */
 export const adminReadSessionQuery = z
@@ -14,6 +15,9 @@ export const adminReadSessionQuery = z
   })
   .strict();
 
+/** `GET /v1/admin/sessions/:id/live`: the reason for following it. */
+export const adminFollowSessionQuery = z.object({ ...auditReasonQueryField }).strict();
+
 /** An exact-match filter value: one line, not empty (an empty filter is left out, not sent). */
 const exactFilter = (maxLength: number) => singleLineText(maxLength).min(1, { error: 'must not be empty' });
 
@@ -22,15 +26,20 @@ const adminListSessionsQuery = z
   .object({
     ...sessionFilters,
     userId: singleLineText(64).optional(),
+    user: exactFilter(200)
+      .optional()
+      .describe('The owner by name, email, external id or id (exact, case-insensitive)'),
     portalId: exactFilter(200).optional(),
     model: exactFilter(200).optional(),
+    ...sortQueryFields(sessionSortFields),
   })
   .strict();
 
 /** `GET /v1/admin/sessions`: the session filters and the reason for listing. */
 export const adminListSessionsAuditedQuery = z
   .object({ ...adminListSessionsQuery.shape, ...auditReasonQueryField })
-  .strict();
+  .strict()
+  .superRefine(sessionCreatedRangeInOrder);
 
 /** Users one lookup may name (one page of the largest size). */
 export const MAX_USER_IDS = MAX_PAGE_SIZE;

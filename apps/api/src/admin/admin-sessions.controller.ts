@@ -1,5 +1,9 @@
-import { Controller, Get, Inject } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpCode, Inject, Req, Res } from '@nestjs/common';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
+import { LiveTurnHub } from '../shared/live-turns/live-turn-hub';
+import { streamSessionLiveFeed } from './session-live-feed';
 import { z } from 'zod';
 import { RequireScope } from '../routes/route-policy';
 import { CurrentAuditContext, withQueryReason } from '../shared/audit/audit-context';
@@ -19,6 +23,7 @@ import {
 } from '@agentdesk/api-contract';
 import type { Page } from '@agentdesk/storage';
 import {
+  adminFollowSessionQuery,
   adminListSessionsAuditedQuery,
   adminReadSessionQuery,
   adminReadToolResultQuery,
@@ -38,7 +43,10 @@ const sessionWithMessagesSchema = z.object({
 @DocumentsAuditReason()
 @Controller('v1/admin/sessions')
 export class AdminSessionsController {
-  constructor(@Inject(AdminSessionsService) private readonly sessions: AdminSessionsService) {}
+  constructor(
+    @Inject(AdminSessionsService) private readonly sessions: AdminSessionsService,
+    @Inject(LiveTurnHub) private readonly live: LiveTurnHub,
+  ) {}
 
   @Get()
   @RequireScope('sessions:read-any')
@@ -80,6 +88,39 @@ export class AdminSessionsController {
     @ValidQuery(adminReadSessionQuery) query: z.output<typeof adminReadSessionQuery>,
   ): Promise<Page<MessageJson>> {
     return this.sessions.readMessages(withQueryReason(context, query.reason), id, query);
+  }
+
+  @Get(':id/live')
+  @RequireScope('messages:read-any')
+  @ApiOperation({
+    summary: 'Follow any session live: its turns’ events as they happen (audited when it is another user’s)',
+    description:
+      'Server-Sent Events (`event: <type>`, JSON data) until the client leaves: first `snapshot` (the stored ' +
+      'message seq the feed starts after, and the text the running turn had already streamed), then turn-start, ' +
+      'text-delta (consecutive deltas may arrive joined), tool-call, tool-result, message-complete and turn-end ' +
+      '(then read the stored transcript). A heartbeat comment every 15 s. A reader too slow for the turn gets ' +
+      '`dropped` and the stream ends. Turns on other replicas arrive through Redis when it is configured.',
+  })
+  @ApiProduces('text/event-stream')
+  @ApiResponse({ status: 200, description: 'The event stream' })
+  @HttpCode(200)
+  @Refuses(404)
+  async follow(
+    @CurrentAuditContext() context: AuditContext,
+    @ValidParam('id', idSchema) id: string,
+    @ValidQuery(adminFollowSessionQuery) query: z.output<typeof adminFollowSessionQuery>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    // A missing session (404) is found and the read audited before the stream starts.
+    await this.sessions.recordLiveRead(withQueryReason(context, query.reason), id);
+    reply.hijack();
+    await streamSessionLiveFeed(reply.raw, {
+      hub: this.live,
+      sessionId: id,
+      readSession: () => this.sessions.sessionForAdmin(id),
+      headers: { [REQUEST_ID_HEADER]: requestIdOf(request.raw) },
+    });
   }
 
   @Get(':id/tool-results/:toolCallId')

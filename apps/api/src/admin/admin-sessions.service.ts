@@ -6,13 +6,15 @@ import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-au
 import { REPOSITORIES } from '../core/tokens';
 import {
   DEFAULT_TOOL_RESULT_PAGE_CHARACTERS,
+  defaultSessionSort,
   type MessageJson,
   type SessionJson,
   type ToolResultPageJson,
 } from '@agentdesk/api-contract';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
+import { listSortOf } from '../http/list-sort';
 import { toMessageJson, toSessionJson } from '../shared/sessions/session-json';
-import type { Page, Repositories } from '@agentdesk/storage';
+import type { Page, Repositories, Session } from '@agentdesk/storage';
 import type {
   adminListSessionsAuditedQuery,
   adminReadSessionQuery,
@@ -38,9 +40,13 @@ export class AdminSessionsService {
     context: AuditContext,
     query: z.output<typeof adminListSessionsAuditedQuery>,
   ): Promise<Page<SessionJson>> {
+    // A person named by name, email or external id: their ids, resolved here (none → an empty page).
+    const ownerUserIds =
+      query.user === undefined ? undefined : await this.repositories.people.resolve(query.user);
     const page = await this.repositories.sessions.listAllSessionsForAdmin(
       {
         ...(query.userId === undefined ? {} : { ownerUserId: query.userId }),
+        ...(ownerUserIds === undefined ? {} : { ownerUserIds }),
         ...(query.portalId === undefined ? {} : { portalId: query.portalId }),
         ...(query.model === undefined ? {} : { model: query.model }),
         ...(query.status === undefined ? {} : { status: query.status }),
@@ -49,13 +55,18 @@ export class AdminSessionsService {
         ...(query.label === undefined ? {} : { labelContains: query.label }),
       },
       { limit: query.limit, cursor: query.cursor ?? null },
+      listSortOf(query, defaultSessionSort),
     );
     await this.audit.recordListing(context, auditActions.sessionsList, {
       filter: listingFilter(query),
       count: page.items.length,
       ...(query.userId === undefined ? {} : { targetUserId: query.userId }),
     });
-    return { items: page.items.map(toSessionJson), nextCursor: page.nextCursor };
+    const names = await this.repositories.people.namesOf(page.items.map((session) => session.ownerUserId));
+    return {
+      items: page.items.map((session) => withOwnerName(toSessionJson(session), names)),
+      nextCursor: page.nextCursor,
+    };
   }
 
   async read(
@@ -69,10 +80,22 @@ export class AdminSessionsService {
       cursor: query.cursor ?? null,
     });
     await this.audit.recordRead(context, auditActions.sessionRead, session);
+    const names = await this.repositories.people.namesOf([session.ownerUserId]);
     return {
-      session: toSessionJson(session),
+      session: withOwnerName(toSessionJson(session), names),
       messages: { items: messages.items.map(toMessageJson), nextCursor: messages.nextCursor },
     };
+  }
+
+  /** The session (404 when there is none), for the live feed's snapshot. */
+  sessionForAdmin(sessionId: string): Promise<Session> {
+    return this.repositories.sessions.getForAdmin(sessionId);
+  }
+
+  /** Following a session live reads its transcript as it is written: audited like a read. */
+  async recordLiveRead(context: AuditContext, sessionId: string): Promise<void> {
+    const session = await this.repositories.sessions.getForAdmin(sessionId);
+    await this.audit.recordRead(context, auditActions.sessionLiveRead, session);
   }
 
   async readMessages(
@@ -117,4 +140,9 @@ export class AdminSessionsService {
       createdAt: stored.createdAt.toISOString(),
     };
   }
+}
+
+/** The session with its owner's display name (from one batched read of the page's owners). */
+function withOwnerName(session: SessionJson, names: ReadonlyMap<string, string>): SessionJson {
+  return { ...session, ownerName: names.get(session.ownerUserId) ?? null };
 }

@@ -40,18 +40,33 @@ describe('pageOfText', () => {
       content: 'abcd',
       totalCharacters: 6,
       nextOffset: 4,
+      previousOffset: null,
     });
     expect(pageOfText('abcdef', 4, 4)).toEqual({
       offset: 4,
       content: 'ef',
       totalCharacters: 6,
       nextOffset: null,
+      previousOffset: 0,
     });
-    expect(pageOfText('', 0, 4)).toEqual({ offset: 0, content: '', totalCharacters: 0, nextOffset: null });
+    expect(pageOfText('', 0, 4)).toEqual({
+      offset: 0,
+      content: '',
+      totalCharacters: 0,
+      nextOffset: null,
+      previousOffset: null,
+    });
   });
 
   it('ends a page before a surrogate pair rather than inside it', () => {
     expect(pageOfText('ab😀c', 0, 3)).toMatchObject({ content: 'ab', nextOffset: 2 });
     expect(pageOfText('😀c', 0, 1)).toMatchObject({ content: '😀', nextOffset: 2 });
+  });
+
+  it('says where the previous page starts, never between the halves of a surrogate pair', () => {
+    expect(pageOfText('abcdefghij', 8, 4)).toMatchObject({ content: 'ij', previousOffset: 4 });
+    expect(pageOfText('abcdefghij', 3, 4)).toMatchObject({ previousOffset: 0 });
+    // 4 back from offset 5 is 1, the second half of 😀: the previous page starts at 0 instead.
+    expect(pageOfText('😀bcdef', 5, 4)).toMatchObject({ content: 'ef', previousOffset: 0 });
   });
 });

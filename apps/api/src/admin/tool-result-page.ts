@@ -1,12 +1,28 @@
-/** One page of a text: where it starts, its characters, the whole length and where the next starts. */
+/**
+ * One page of a text: where it starts, its characters, the whole length, and where the next and the
+ * previous page start (so a reader pages both ways without remembering where it has been).
+ */
 export interface TextPage {
   readonly offset: number;
   readonly content: string;
   readonly totalCharacters: number;
   readonly nextOffset: number | null;
+  readonly previousOffset: number | null;
 }
 
 const highSurrogate = /[\uD800-\uDBFF]/;
+
+const lowSurrogate = /[\uDC00-\uDFFF]/;
+
+/**
+ * Where the page of `limit` characters before `offset` starts: `limit` back, or one less when that
+ * lands between the halves of a surrogate pair; null on the first page.
+ */
+function previousPageStart(text: string, offset: number, limit: number): number | null {
+  if (offset === 0) return null;
+  const start = Math.max(0, offset - limit);
+  return start > 0 && lowSurrogate.test(text[start] ?? '') ? start - 1 : start;
+}
 
 /**
  * Cuts `limit` characters (UTF-16 code units) from `offset`. A page never ends between the two
@@ -23,5 +39,6 @@ export function pageOfText(text: string, offset: number, limit: number): TextPag
     content: text.slice(offset, end),
     totalCharacters: text.length,
     nextOffset: end < text.length ? end : null,
+    previousOffset: previousPageStart(text, offset, limit),
   };
 }

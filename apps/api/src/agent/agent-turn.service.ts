@@ -3,6 +3,8 @@ import type { UserContentPart } from '@agentdesk/providers';
 import { ownerUserIdOrNotFound, type EffectiveOwner } from '../auth/effective-owner';
 import { classifyModelFailure } from '../model-access/model-failure';
 import { modelFailureToApiError } from '../model-access/model-failure-to-api-error';
+import { LiveTurnHub } from '../shared/live-turns/live-turn-hub';
+import { toLiveTurnEvent } from './turn/live-turn-event';
 import { AgentTurnRunner } from './turn/agent-turn-runner';
 import type { TurnResult } from './turn/turn-types';
 import type { TurnEventSink } from './turn/turn-events';
@@ -22,14 +24,27 @@ export interface SendMessageInput {
   readonly stream: boolean;
 }
 
-/** Runs the turn for the effective owner (every query is scoped to it). */
+/**
+ * Runs the turn for the effective owner (every query is scoped to it); its events go to the caller
+ * and, live, to whoever follows the session (the console's transcript).
+ */
 @Injectable()
 export class AgentTurnService {
-  constructor(@Inject(AgentTurnRunner) private readonly runner: AgentTurnRunner) {}
+  constructor(
+    @Inject(AgentTurnRunner) private readonly runner: AgentTurnRunner,
+    @Inject(LiveTurnHub) private readonly live: LiveTurnHub,
+  ) {}
 
-  async run(input: SendMessageInput, emit: TurnEventSink): Promise<TurnResult> {
+  async run(input: SendMessageInput, callerSink: TurnEventSink): Promise<TurnResult> {
     // A portal end user never seen before owns no session.
     const ownerUserId = ownerUserIdOrNotFound(input.owner, 'Session');
+    let startedTurnId: string | undefined;
+    const emit: TurnEventSink = (event) => {
+      if (event.type === 'turn-start') startedTurnId = event.turnId;
+      const live = toLiveTurnEvent(event);
+      if (live !== undefined) this.live.publish(input.sessionId, live);
+      callerSink(event);
+    };
     try {
       return await this.runner.run(
         {
@@ -58,6 +73,9 @@ export class AgentTurnService {
       const failure = classifyModelFailure(error);
       if (failure.kind === 'internal') throw error;
       throw modelFailureToApiError(failure);
+    } finally {
+      // Another request's turn (refused with 409) must not clear the running one's state.
+      if (startedTurnId !== undefined) this.live.forget(input.sessionId, startedTurnId);
     }
   }
 }

@@ -51,7 +51,7 @@ export class MessagesController {
       'compression, usage, then turn-end or error. A client disconnect stops the turn and records what was produced.',
   })
   async send(
-    @Owner() owner: EffectiveOwner,
+    @Owner('read', { endUserNameInBody: true }) owner: EffectiveOwner,
     @ValidParam('id', idSchema) sessionId: string,
     @ValidBody(sendMessageBody) body: SendMessageBody,
     @Req() request: FastifyRequest,

@@ -4,6 +4,7 @@ import { multilineText } from '../http/inputs';
 import { headerSentOnce } from '../http/raw-headers';
 import { flatJsonSchemaFormatSchema, responseFormatSchema } from '../http/response-format';
 import { ZodValidationPipe } from '../http/zod-validation.pipe';
+import { endUserNameBodyField } from '../auth/end-user-name';
 
 const text = multilineText(1_000_000).min(1, { error: 'must not be empty' });
 
@@ -37,6 +38,7 @@ export const sendMessageBody = z
       z.array(contentPart).min(1, { error: 'must contain at least one part' }).max(64),
     ]),
     responseFormat: turnResponseFormat.optional(),
+    endUserName: endUserNameBodyField.optional(),
   })
   .strict();
 

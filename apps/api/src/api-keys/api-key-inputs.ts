@@ -2,6 +2,8 @@ import { auditReasonQueryField } from '../shared/audit/audit-reason';
 import { z } from 'zod';
 import { cursorSchema, idSchema, pageSizeSchema, queryBooleanSchema, singleLineText } from '../http/inputs';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';
+import { apiKeySortFields } from '@agentdesk/api-contract';
+import { sortQueryFields } from '../http/list-sort';
 
 const label = singleLineText(200).min(1, { error: 'must not be empty' });
 
@@ -38,6 +40,8 @@ export const createApiKeyBody = z.discriminatedUnion('role', [portalKeyBody, use
 export const listApiKeysQuery = z
   .object({
     includeRevoked: queryBooleanSchema.optional(),
+    ownerUserId: idSchema.optional().describe('Only the keys this user holds'),
+    ...sortQueryFields(apiKeySortFields),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
     ...auditReasonQueryField,

@@ -8,13 +8,17 @@ export {
   type CreatedApiKeyJson,
 } from '@agentdesk/api-contract';
 
-export function toApiKeyJson(key: ApiKey): ApiKeyJson {
+/** A key as JSON; with `names` (user id → display name, read for the page at once), its owner's name too. */
+export function toApiKeyJson(key: ApiKey, names?: ReadonlyMap<string, string>): ApiKeyJson {
   return {
     id: key.id,
     prefix: key.prefix,
     role: key.role,
     label: key.label,
     ownerUserId: key.ownerUserId,
+    ...(names === undefined
+      ? {}
+      : { ownerName: key.ownerUserId === null ? null : (names.get(key.ownerUserId) ?? null) }),
     portalId: key.portalId,
     trustClientUserId: key.trustClientUserId,
     createdAt: key.createdAt.toISOString(),

@@ -6,6 +6,8 @@ import { listingFilter } from '../shared/audit/audit-context';
 import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
 import { KeyRevocations } from '../cluster/key-revocations';
 import { REPOSITORIES } from '../core/tokens';
+import { listSortOf } from '../http/list-sort';
+import { defaultApiKeySort } from '@agentdesk/api-contract';
 import { findOrCreateLocalUser } from '../auth/local-user';
 import type { Page, Repositories } from '@agentdesk/storage';
 import type { createApiKeyBody, listApiKeysQuery } from './api-key-inputs';
@@ -53,14 +55,21 @@ export class ApiKeysService {
   /** One page of keys; their labels and owners name users, so listing them is audited. */
   async list(context: AuditContext, query: z.output<typeof listApiKeysQuery>): Promise<Page<ApiKeyJson>> {
     const page = await this.repositories.apiKeys.list(
-      { includeRevoked: query.includeRevoked === true },
+      {
+        includeRevoked: query.includeRevoked === true,
+        ...(query.ownerUserId === undefined ? {} : { ownerUserId: query.ownerUserId }),
+      },
       { limit: query.limit, cursor: query.cursor ?? null },
+      listSortOf(query, defaultApiKeySort),
     );
     await this.audit.recordListing(context, auditActions.apiKeysList, {
       filter: listingFilter(query),
       count: page.items.length,
+      ...(query.ownerUserId === undefined ? {} : { targetUserId: query.ownerUserId }),
     });
-    return { items: page.items.map(toApiKeyJson), nextCursor: page.nextCursor };
+    // The owners' names: one read for the page.
+    const names = await this.repositories.people.namesOf(page.items.map((key) => key.ownerUserId));
+    return { items: page.items.map((key) => toApiKeyJson(key, names)), nextCursor: page.nextCursor };
   }
 
   /**

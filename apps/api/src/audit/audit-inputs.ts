@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { rangeInOrder } from '../http/date-range';
 import { cursorSchema, dateTimeSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
-import { auditOutcomeSchema } from '@agentdesk/api-contract';
+import { auditOutcomeSchema, auditSortFields } from '@agentdesk/api-contract';
+import { sortQueryFields } from '../http/list-sort';
 import { MAX_PAGE_SIZE } from '@agentdesk/storage';
 import { auditReasonQueryField } from '../shared/audit/audit-reason';
 
@@ -15,8 +17,10 @@ export const listAuditQuery = z
     outcome: auditOutcomeSchema.optional(),
     from: dateTimeSchema.optional(),
     before: dateTimeSchema.optional(),
+    ...sortQueryFields(auditSortFields),
     limit: pageSizeSchema(MAX_PAGE_SIZE).optional(),
     cursor: cursorSchema.optional(),
     ...auditReasonQueryField,
   })
-  .strict();
+  .strict()
+  .superRefine(rangeInOrder('from', 'before'));

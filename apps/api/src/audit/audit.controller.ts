@@ -5,14 +5,15 @@ import { RequireScope } from '../routes/route-policy';
 import { REPOSITORIES } from '../core/tokens';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { ValidQuery } from '../http/validated';
-import { pageJsonSchema } from '@agentdesk/api-contract';
+import { defaultAuditSort, pageJsonSchema } from '@agentdesk/api-contract';
+import { listSortOf } from '../http/list-sort';
 import type { Page, Repositories } from '@agentdesk/storage';
 import { auditActions } from '../shared/audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../shared/audit/audit-context';
 import { listAuditQuery } from './audit-inputs';
 import { DocumentsAuditReason } from '../shared/audit/audit-reason';
 import { CrossUserAudit, type AuditContext } from '../shared/audit/cross-user-audit';
-import { auditEntryJsonSchema, toAuditEntryJson, type AuditEntryJson } from './audit-json';
+import { auditEntryJsonSchema, toAuditEntryJson, userIdsOf, type AuditEntryJson } from './audit-json';
 
 /**
  * The audit log (admin only). It is append-only: there is no route to change it. Reading it is
@@ -48,11 +49,13 @@ export class AuditController {
         ...(query.before === undefined ? {} : { before: query.before }),
       },
       { limit: query.limit, cursor: query.cursor ?? null },
+      listSortOf(query, defaultAuditSort),
     );
     await this.audit.recordListing(withQueryReason(context, query.reason), auditActions.auditList, {
       filter: listingFilter(query),
       count: page.items.length,
     });
-    return { items: page.items.map(toAuditEntryJson), nextCursor: page.nextCursor };
+    const names = await this.repositories.people.namesOf(userIdsOf(page.items));
+    return { items: page.items.map((entry) => toAuditEntryJson(entry, names)), nextCursor: page.nextCursor };
   }
 }

@@ -2,7 +2,7 @@ import type { EffectiveUser, Principal } from '@agentdesk/authz';
 import { Inject, Injectable, type ArgumentMetadata, type PipeTransform } from '@nestjs/common';
 import { notFoundError } from '../errors/api-error';
 import { EffectiveUsers, type ResolveMode } from './effective-users';
-import { Caller, type OwnDataCaller } from './own-data-caller';
+import { Caller, type CallerOptions, type OwnDataCaller } from './own-data-caller';
 
 /** The user an own-data request acts for, resolved once per request before the handler runs. */
 export interface EffectiveOwner {
@@ -20,8 +20,15 @@ export class EffectiveOwnerPipe implements PipeTransform<OwnDataCaller, Promise<
   constructor(@Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers) {}
 
   async transform(caller: OwnDataCaller, metadata: ArgumentMetadata): Promise<EffectiveOwner> {
-    const mode: ResolveMode = metadata.data === 'create' ? 'create' : 'read';
-    const ownerUserId = await this.effectiveUsers.resolve(caller.principal, caller.requestedUserId, mode);
+    const options = metadata.data as CallerOptions | undefined;
+    const mode: ResolveMode = options?.mode === 'create' ? 'create' : 'read';
+    const ownerUserId = await this.effectiveUsers.resolve(
+      caller.principal,
+      caller.requestedUserId,
+      mode,
+      caller.requestedUserName,
+      caller.requestedUserNameSource,
+    );
     return { principal: caller.principal, ownerUserId };
   }
 }
@@ -29,9 +36,14 @@ export class EffectiveOwnerPipe implements PipeTransform<OwnDataCaller, Promise<
 /**
  * Handler parameter: the effective owner (see `EffectiveOwner`). `'create'` on routes that create
  * a resource, so a portal's new end user gets a row; every other route only looks the owner up.
+ * `endUserNameInBody`: the route's body has an `endUserName` field (`endUserNameBodyField`), read
+ * with the `X-End-User-Name` header's rules.
  * Throws 403 for a portal naming nobody or a user key naming someone else, 400 for a bad name.
  */
-export const Owner = (mode: ResolveMode = 'read'): ParameterDecorator => Caller(mode, EffectiveOwnerPipe);
+export const Owner = (
+  mode: ResolveMode = 'read',
+  options: { readonly endUserNameInBody?: boolean } = {},
+): ParameterDecorator => Caller({ mode, ...options } satisfies CallerOptions, EffectiveOwnerPipe);
 
 /** Checks who a stateless request acts for, with no query (see `EffectiveUsers.named`). */
 @Injectable()

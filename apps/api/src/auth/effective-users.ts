@@ -10,7 +10,7 @@ import type { AppConfig } from '../config/app-config';
 import type { AccessContext } from '../core/access-context';
 import { ACCESS_CONTEXT, APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { ApiError, ApiErrorCode, notFoundError } from '../errors/api-error';
-import { END_USER_HEADER } from '../http/header-names';
+import { END_USER_HEADER, END_USER_NAME_HEADER } from '../http/header-names';
 import type { Repositories } from '@agentdesk/storage';
 
 /** Whether resolving may create the portal end user's row (only when creating a resource). */
@@ -39,22 +39,30 @@ export class EffectiveUsers {
     principal: Principal,
     requestedUserId: string | undefined,
     mode: ResolveMode,
+    requestedUserName?: string,
+    requestedUserNameSource: string = `header.${END_USER_NAME_HEADER}`,
   ): Promise<string | null> {
     const effective = this.named(principal, requestedUserId);
+    if (requestedUserName !== undefined && effective.kind !== 'portal-user')
+      throw new ApiError(
+        ApiErrorCode.ValidationFailed,
+        `${requestedUserNameSource}: only a trusted portal naming its end user in ${END_USER_HEADER} sends a name`,
+      );
     switch (effective.kind) {
       case 'user':
         return effective.userId;
       case 'anonymous':
         return this.devUserId();
       case 'portal-user': {
+        const { users } = this.repositories;
         if (mode === 'create')
           return (
-            await this.repositories.users.ensurePortalUser(effective.portalId, effective.externalUserId)
+            await users.ensurePortalUser(effective.portalId, effective.externalUserId, requestedUserName)
           ).id;
-        return (
-          (await this.repositories.users.findByExternalId(effective.portalId, effective.externalUserId))
-            ?.id ?? null
-        );
+        const known = await users.findByExternalId(effective.portalId, effective.externalUserId);
+        if (known === undefined) return null;
+        // A name sent with a later request (a message) follows a rename on the portal's side.
+        return (await users.renamed(known, requestedUserName)).id;
       }
       case 'none':
         throw new ApiError(

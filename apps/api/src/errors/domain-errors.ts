@@ -1,5 +1,10 @@
 import { AuthzErrorCode, type AuthzError } from '@agentdesk/authz';
-import { StorageErrorCode, type StorageError, type StorageEntity } from '@agentdesk/storage';
+import {
+  CURSOR_OF_ANOTHER_SORT,
+  StorageErrorCode,
+  type StorageError,
+  type StorageEntity,
+} from '@agentdesk/storage';
 import { END_USER_HEADER, IDEMPOTENCY_KEY_HEADER } from '../http/header-names';
 import { ApiError, ApiErrorCode } from './api-error';
 import { assertNever } from './assert-never';
@@ -42,7 +47,9 @@ export function fromStorageError(error: StorageError): ApiError {
     case StorageErrorCode.InvalidCursor:
       return new ApiError(
         ApiErrorCode.ValidationFailed,
-        'cursor: not a cursor this API returned (pass nextCursor unchanged)',
+        error.message === CURSOR_OF_ANOTHER_SORT
+          ? 'cursor: made for another sort order (sort and dir); start again from the first page, without a cursor'
+          : 'cursor: not a cursor this API returned (pass nextCursor unchanged)',
         { cause: error },
       );
     default:
@@ -72,6 +79,8 @@ function entityName(entity: StorageEntity): string {
       return 'Sandbox build';
     case 'console-session':
       return 'Console session';
+    case 'model-price':
+      return 'Model price';
     default:
       return assertNever(entity, 'storage entity');
   }

@@ -1,6 +1,6 @@
 import { schemaLimitProblem, validateJson } from '@agentdesk/providers';
 import { z } from 'zod';
-import { isId, unstorableTextProblem, type JsonObject } from '@agentdesk/storage';
+import { isId, MAX_CURSOR_LENGTH, unstorableTextProblem, type JsonObject } from '@agentdesk/storage';
 
 // eslint-disable-next-line no-control-regex
 const lineControlCharacters = /[\u0000-\u001f\u007f]/;
@@ -63,7 +63,7 @@ export function pageSizeSchema(maximum: number) {
 export const cursorSchema = z
   .string()
   .min(1, { error: 'must not be empty' })
-  .max(512, { error: 'must be at most 512 characters' })
+  .max(MAX_CURSOR_LENGTH, { error: `must be at most ${MAX_CURSOR_LENGTH} characters` })
   .regex(/^[A-Za-z0-9_-]+$/, { error: 'must be a nextCursor returned by this API' });
 
 /** `true`/`false` in a query string. */

@@ -37,7 +37,7 @@ export class StructuredOutputLab {
     ];
     const dependencies = { router: this.router, logger: this.logger };
     const startedAt = new Date();
-    const results = await Promise.all(
+    const ran = await Promise.all(
       body.targets.map((target) =>
         runTarget(dependencies, {
           model: target.model,
@@ -49,7 +49,17 @@ export class StructuredOutputLab {
         }),
       ),
     );
-    meterLabTargets(this.usageMeter, actor, results);
+    meterLabTargets(this.usageMeter, actor, ran);
+    // Each target's cost with the price in effect now, kept with the run (a later price changes nothing).
+    const results = ran.map((result) => ({
+      ...result,
+      costMicros: this.usageMeter.prices.costOf(result.model, {
+        input: result.usage?.inputTokens ?? 0,
+        output: result.usage?.outputTokens ?? 0,
+        thinking: result.usage?.thinkingTokens ?? 0,
+        cached: result.usage?.cachedInputTokens ?? 0,
+      }).costMicros,
+    }));
     const run = await this.repositories.structuredOutputRuns.create({
       actorPrincipalId: actor.id,
       name: body.name,
@@ -65,15 +75,27 @@ export class StructuredOutputLab {
       startedAt,
       finishedAt: new Date(),
     });
-    return toRunJson(run);
+    const names = await this.repositories.people.namesOf([run.actorPrincipalId]);
+    return { ...toRunJson(run), actorName: names.get(run.actorPrincipalId) ?? null };
   }
 
+  /** One run, with the name of the user who ran it. */
   async get(id: string): Promise<RunJson> {
-    return toRunJson(await this.repositories.structuredOutputRuns.get(id));
+    const run = await this.repositories.structuredOutputRuns.get(id);
+    const names = await this.repositories.people.namesOf([run.actorPrincipalId]);
+    return { ...toRunJson(run), actorName: names.get(run.actorPrincipalId) ?? null };
   }
 
+  /** A page of runs; who ran them is named in one read for the page. */
   async list(page: PageRequest): Promise<Page<RunSummaryJson>> {
     const runs = await this.repositories.structuredOutputRuns.list(page);
-    return { items: runs.items.map(toRunSummaryJson), nextCursor: runs.nextCursor };
+    const names = await this.repositories.people.namesOf(runs.items.map((run) => run.actorPrincipalId));
+    return {
+      items: runs.items.map((run) => ({
+        ...toRunSummaryJson(run),
+        actorName: names.get(run.actorPrincipalId) ?? null,
+      })),
+      nextCursor: runs.nextCursor,
+    };
   }
 }

@@ -51,6 +51,8 @@ export interface TargetResult {
   readonly validation: JsonValidation | null;
   readonly finishReason: string | null;
   readonly usage: Usage | null;
+  /** Micro-dollars the call cost (set when the run is stored); null when the model has no price. */
+  readonly costMicros?: number | null;
   /** Wall time of the target, retries included. */
   readonly latencyMs: number;
   /** Provider calls made; null when unknown (the call failed) or none was made. */

@@ -69,12 +69,20 @@ export class SandboxAdminService {
     const stored = await this.repositories.sandboxBuilds.get(id);
     const live = this.runtime.service?.build(id);
     const events = live && stored.status === 'running' ? live.events() : (stored.events ?? []);
-    return { ...toBuildJson(stored), events: events as BuildWithLogJson['events'] };
+    const names = await this.repositories.people.namesOf([
+      stored.actorPrincipalId,
+      stored.sessionOwnerUserId,
+    ]);
+    return { ...toBuildJson(stored, names), events: events as BuildWithLogJson['events'] };
   }
 
   async builds(page: PageRequest): Promise<Page<BuildJson>> {
     const builds = await this.repositories.sandboxBuilds.list(page);
-    return { items: builds.items.map(toBuildJson), nextCursor: builds.nextCursor };
+    // Who asked and whose session it was: one read for the page.
+    const names = await this.repositories.people.namesOf(
+      builds.items.flatMap((build) => [build.actorPrincipalId, build.sessionOwnerUserId]),
+    );
+    return { items: builds.items.map((build) => toBuildJson(build, names)), nextCursor: builds.nextCursor };
   }
 
   /** The log of a build: live from this process while it runs here, else as stored. */

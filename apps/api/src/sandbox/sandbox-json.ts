@@ -40,7 +40,12 @@ export function toImageStatusJson(status: ImageStatus, engine: string): ImageSta
   };
 }
 
-export function toBuildJson(build: SandboxBuild): BuildJson {
+/**
+ * A build as JSON; with `names` (user id → display name, read for the page at once), the user who
+ * asked and the session's owner are named too.
+ */
+export function toBuildJson(build: SandboxBuild, names?: ReadonlyMap<string, string>): BuildJson {
+  const nameOf = (id: string | null): string | null => (id === null ? null : (names?.get(id) ?? null));
   return {
     id: build.id,
     tag: build.tag,
@@ -49,8 +54,19 @@ export function toBuildJson(build: SandboxBuild): BuildJson {
     actor:
       build.actorPrincipalId === null
         ? null
-        : { principalId: build.actorPrincipalId, apiKeyId: build.actorApiKeyId },
-    session: build.sessionId === null ? null : { id: build.sessionId, ownerUserId: build.sessionOwnerUserId },
+        : {
+            principalId: build.actorPrincipalId,
+            apiKeyId: build.actorApiKeyId,
+            ...(names === undefined ? {} : { name: nameOf(build.actorPrincipalId) }),
+          },
+    session:
+      build.sessionId === null
+        ? null
+        : {
+            id: build.sessionId,
+            ownerUserId: build.sessionOwnerUserId,
+            ...(names === undefined ? {} : { ownerName: nameOf(build.sessionOwnerUserId) }),
+          },
     status: build.status,
     startedAt: build.startedAt.toISOString(),
     finishedAt: build.finishedAt?.toISOString() ?? null,

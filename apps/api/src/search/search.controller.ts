@@ -1,13 +1,8 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import {
-  messageSearchHitJsonSchema,
-  pageJsonSchema,
-  type MessageSearchHitJson,
-  type PageJson,
-} from '@agentdesk/api-contract';
-import type { Repositories } from '@agentdesk/storage';
+import { messageSearchPageJsonSchema, type MessageSearchPageJson } from '@agentdesk/api-contract';
+import { ignoredSearchTermsOf, searchTermsOf, type Repositories } from '@agentdesk/storage';
 import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../shared/audit/audit-actions';
 import { CurrentAuditContext, listingFilter, withQueryReason } from '../shared/audit/audit-context';
@@ -33,26 +28,44 @@ export class SearchController {
 
   @Get('messages')
   @ApiOperation({
-    summary: 'Find messages of every user containing all the words of q, newest first (audited)',
+    summary:
+      'Find messages of every user containing all the words of q (the last, of 3+ letters, as a prefix), filtered by owner, role, model and dates, newest first (audited)',
+    description:
+      'Each hit has a snippet with the places the words were found (`highlights`). A query of more than 16 distinct words searches the first 16 and names the rest in `ignoredWords`.',
   })
   @DocumentsAuditReason()
-  @Returns(200, pageJsonSchema(messageSearchHitJsonSchema), 'One page of messages found')
+  @Returns(200, messageSearchPageJsonSchema, 'One page of messages found, and the words searched')
   async searchMessages(
     @CurrentAuditContext() context: AuditContext,
     @ValidQuery(searchMessagesQuery) query: z.output<typeof searchMessagesQuery>,
-  ): Promise<PageJson<MessageSearchHitJson>> {
-    const page = await this.repositories.transcript.searchMessages(query.q, {
-      limit: query.limit,
-      cursor: query.cursor ?? null,
-    });
+  ): Promise<MessageSearchPageJson> {
+    const page = await this.repositories.transcript.searchMessages(
+      query.q,
+      { limit: query.limit, cursor: query.cursor ?? null },
+      {
+        ...(query.userId === undefined ? {} : { ownerUserId: query.userId }),
+        ...(query.role === undefined ? {} : { role: query.role }),
+        ...(query.model === undefined ? {} : { model: query.model }),
+        ...(query.createdFrom === undefined ? {} : { createdFrom: query.createdFrom }),
+        ...(query.createdBefore === undefined ? {} : { createdBefore: query.createdBefore }),
+      },
+    );
     // A search reads message text across users: one listing record with the words and the count.
     await this.audit.recordListing(withQueryReason(context, query.reason), auditActions.messagesSearch, {
       filter: listingFilter(query),
       count: page.items.length,
+      ...(query.userId === undefined ? {} : { targetUserId: query.userId }),
     });
+    // The sessions' owners, named in one read for the page.
+    const names = await this.repositories.people.namesOf(page.items.map((hit) => hit.ownerUserId));
     return {
-      items: page.items.map((hit) => toMessageSearchHitJson(hit, query.q)),
+      items: page.items.map((hit) => ({
+        ...toMessageSearchHitJson(hit, query.q),
+        ownerName: names.get(hit.ownerUserId) ?? null,
+      })),
       nextCursor: page.nextCursor,
+      words: searchTermsOf(query.q),
+      ignoredWords: ignoredSearchTermsOf(query.q),
     };
   }
 }

@@ -7,7 +7,8 @@ import {
   pageSizeSchema,
   singleLineText,
 } from '../http/inputs';
-import { sessionFilters } from '../shared/sessions/session-filters';
+import { sessionCreatedRangeInOrder, sessionFilters } from '../shared/sessions/session-filters';
+import { endUserNameBodyField } from '../auth/end-user-name';
 
 const label = singleLineText(200);
 const model = singleLineText(200).min(1, { error: 'must not be empty' });
@@ -23,6 +24,7 @@ export const createSessionBody = z
     model: model.nullable().optional(),
     systemPrompt: systemPrompt.nullable().optional(),
     metadata: jsonObjectSchema.optional(),
+    endUserName: endUserNameBodyField.optional(),
   })
   .strict();
 
@@ -43,7 +45,7 @@ export const updateSessionBody = z
 export const closeSessionBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);
 
 /** `GET /v1/sessions` query. */
-export const listSessionsQuery = z.object(sessionFilters).strict();
+export const listSessionsQuery = z.object(sessionFilters).strict().superRefine(sessionCreatedRangeInOrder);
 
 /** Transcript pages. */
 export const listMessagesQuery = z

@@ -50,7 +50,7 @@ export class SessionsController {
   @Returns(201, sessionJsonSchema, 'The new session')
   @Refuses(413)
   create(
-    @Owner('create') owner: EffectiveOwner,
+    @Owner('create', { endUserNameInBody: true }) owner: EffectiveOwner,
     @ValidBody(createSessionBody) body: z.output<typeof createSessionBody>,
   ): Promise<SessionJson> {
     return this.sessions.create(owner, body);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_USAGE_RANGE_DAYS, usageGroupings } from '@agentdesk/api-contract';
+import { rangeInOrder } from '../http/date-range';
 import { auditReasonQueryField } from '../shared/audit/audit-reason';
 
 const MILLISECONDS_PER_DAY = 86_400_000;
@@ -21,12 +22,11 @@ export const usageReportQuery = z
     ...auditReasonQueryField,
   })
   .strict()
+  .superRefine(rangeInOrder('from', 'to'))
   .superRefine((query, context) => {
     if (query.from === undefined || query.to === undefined) return;
     const days = daysBetween(query.from, query.to);
-    if (days < 1) {
-      context.addIssue({ code: 'custom', path: ['to'], message: `must not be before from (${query.from})` });
-    } else if (days > MAX_USAGE_RANGE_DAYS) {
+    if (days > MAX_USAGE_RANGE_DAYS) {
       context.addIssue({
         code: 'custom',
         path: ['to'],

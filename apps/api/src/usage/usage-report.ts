@@ -1,4 +1,5 @@
 import {
+  costJsonOf,
   DEFAULT_USAGE_RANGE_DAYS,
   type UsageBucketJson,
   type UsageGrouping,
@@ -35,6 +36,9 @@ function emptySums(): Sums {
     cachedTokens: 0,
     totalTokens: 0,
     modelCalls: 0,
+    costMicros: 0,
+    pricedCostMicros: 0,
+    unpricedCalls: 0,
   };
 }
 
@@ -45,6 +49,10 @@ function add(into: Sums, row: DailyUsageRow): void {
   into.cachedTokens += row.cachedTokens;
   into.totalTokens += row.inputTokens + row.outputTokens + row.thinkingTokens;
   into.modelCalls += row.modelCalls;
+  Object.assign(
+    into,
+    costJsonOf(into.pricedCostMicros + row.costMicros, into.unpricedCalls + row.unpricedCalls),
+  );
 }
 
 function compareKeys(left: string | null, right: string | null): number {

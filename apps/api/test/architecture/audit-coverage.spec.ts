@@ -28,6 +28,7 @@ const decisions: Readonly<Record<string, string>> = {
   'POST /v1/chat/completions': notAudited,
   'POST /v1/admin/structured-output/runs': auditActions.labRunCreate,
   'POST /v1/admin/api-keys': auditActions.apiKeyCreate,
+  'POST /v1/admin/model-prices': auditActions.modelPriceAdd,
   'DELETE /v1/admin/api-keys/:id': auditActions.apiKeyRevoke,
   'POST /v1/admin/sandbox/image/rebuild': auditActions.sandboxImageRebuild,
   'POST /v1/admin/sandbox/image/repin': auditActions.sandboxImageRepin,

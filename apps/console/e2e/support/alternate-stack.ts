@@ -14,6 +14,10 @@ export interface AlternateStack {
   adminKey: string;
   /** The API's output so far (pino JSON lines), for tests that check what it logged. */
   apiOutput(): string;
+  /** The console's output so far (`next start`), to say why a page failed. */
+  consoleOutput(): string;
+  /** Stops the API alone (the console keeps running), for pages seen while the API is down. */
+  stopApi(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +80,19 @@ export async function startAlternateStack(
       waitForHttp(`${apiUrl}/readyz`, api),
       waitForHttp(`${consoleUrl}/sign-in`, consoleServer),
     ]);
-    return { consoleUrl, apiUrl, adminKey, apiOutput: () => api.output(), stop };
+    const stopApi = async () => {
+      stopProcess(api);
+      await waitForExit(api);
+    };
+    return {
+      consoleUrl,
+      apiUrl,
+      adminKey,
+      apiOutput: () => api.output(),
+      consoleOutput: () => consoleServer.output(),
+      stopApi,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -2,6 +2,7 @@ export {
   ApiRequestError,
   ApiUnavailableError,
   apiBaseUrl,
+  credentialHeaders,
   getFromApi,
   sendToApi,
   type ApiCredential,

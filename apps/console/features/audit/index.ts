@@ -2,6 +2,7 @@ export { AuditPage } from './components/audit-page';
 export {
   auditHref,
   auditListQuery,
+  auditSorting,
   parseAuditFilters,
   toAuditQuery,
   type AuditFilters,

@@ -1,7 +1,9 @@
 export { SessionsPage } from './components/sessions-page';
+export { SessionsTable } from './components/sessions-table';
 export {
   parseSessionFilters,
   sessionListQuery,
+  sessionSorting,
   sessionsHref,
   toAdminListQuery,
   type SessionFilters,

@@ -11,11 +11,13 @@ export interface NavigationItem {
 const pages: readonly NavigationItem[] = [
   { href: '/sessions', label: 'Sessions', scope: 'sessions:read-any' },
   { href: '/search', label: 'Search', scope: 'messages:read-any' },
+  { href: '/users', label: 'Users', scope: 'users:read' },
   { href: '/keys', label: 'Keys', scope: 'api-keys:read' },
   { href: '/audit', label: 'Audit', scope: 'audit:read' },
   { href: '/lab', label: 'Lab', scope: 'lab:read' },
   { href: '/sandbox', label: 'Sandbox', scope: 'sandbox:read' },
   { href: '/usage', label: 'Usage', scope: 'usage:read' },
+  { href: '/prices', label: 'Prices', scope: 'usage:read' },
   { href: '/console-sessions', label: 'Sign-ins', scope: 'console-sessions:read' },
 ];
 

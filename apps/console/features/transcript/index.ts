@@ -1,6 +1,7 @@
 export { SessionPage } from './components/session-page';
 export { formatDateTime, formatDuration, formatTokens, prettyArguments } from './format';
 export {
+  handleLiveFeed,
   handleMessagesPage,
   handleToolResultPage,
   handleTranscriptExport,

@@ -1,4 +1,8 @@
+export { DatePresets } from './components/date-presets';
+export { FilterForm } from './components/filter-form';
 export { PagerNav } from './components/pager-nav';
+export { SortableHeader } from './components/sortable-header';
+export { datePresets, dayRangeProblem, queryOfSetFields, utcDay, type DatePreset } from './date-range';
 export {
   formatQuery,
   listQuery,
@@ -7,6 +11,15 @@ export {
   type ListQuery,
   type ParsedQuery,
 } from './list-query';
+export {
+  ariaSortOf,
+  nextSort,
+  sortOf,
+  sortParamsOf,
+  sortQueryFields,
+  type SortParams,
+  type TableSorting,
+} from './list-sort';
 export { cursorField, pageQuery, pagedListQuery, type PagedListQuery, type PagerLinks } from './pager';
 export {
   choiceField,

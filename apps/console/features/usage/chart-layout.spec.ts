@@ -8,7 +8,16 @@ function reportOf(
 ): UsageReportJson {
   const totals = new Map<string | null, number>();
   for (const item of items) totals.set(item.key, (totals.get(item.key) ?? 0) + item.totalTokens);
-  const zero = { inputTokens: 0, outputTokens: 0, thinkingTokens: 0, cachedTokens: 0, modelCalls: 1 };
+  const zero = {
+    inputTokens: 0,
+    outputTokens: 0,
+    thinkingTokens: 0,
+    cachedTokens: 0,
+    modelCalls: 1,
+    costMicros: 0,
+    pricedCostMicros: 0,
+    unpricedCalls: 0,
+  };
   return {
     groupBy: 'model',
     from: '2026-03-01',
@@ -21,6 +30,30 @@ function reportOf(
 }
 
 describe('the stacked usage chart', () => {
+  it('charts by cost: the priced calls’ micro-dollars, largest cost first', () => {
+    const report = reportOf([
+      { day: '2026-03-01', key: 'cheap', totalTokens: 1_000 },
+      { day: '2026-03-01', key: 'dear', totalTokens: 10 },
+    ]);
+    const costs = new Map([
+      ['cheap', 30],
+      ['dear', 5_000],
+    ]);
+    const withCost = <T extends { key: string | null }>(row: T) => ({
+      ...row,
+      pricedCostMicros: costs.get(row.key ?? '') ?? 0,
+      costMicros: costs.get(row.key ?? '') ?? 0,
+    });
+    const costed = { ...report, items: report.items.map(withCost), totals: report.totals.map(withCost) };
+    const layout = layoutUsageChart(costed, 'cost');
+    expect(layout.series.map((series) => [series.key, series.totalTokens])).toEqual([
+      ['dear', 5_000],
+      ['cheap', 30],
+    ]);
+    expect(layout.maximum).toBe(5_030);
+    expect(layoutUsageChart(costed).series.map((series) => series.key)).toEqual(['cheap', 'dear']);
+  });
+
   it('has a bar for every day of the range, empty days included', () => {
     const layout = layoutUsageChart(reportOf([{ day: '2026-03-02', key: 'gpt-4o', totalTokens: 10 }]));
     expect(layout.days.map((day) => [day.day, day.totalTokens])).toEqual([

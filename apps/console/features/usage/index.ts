@@ -1,1 +1,2 @@
 export { UsagePage } from './components/usage-page';
+export { parseUsageView } from './usage-view';

@@ -3,13 +3,18 @@ import { keyLabel, parseUsageView, usageHref } from './usage-view';
 
 describe('the usage page’s URL', () => {
   it('defaults to grouping by model over the API’s default range', () => {
-    expect(parseUsageView({})).toEqual({ view: { groupBy: 'model' }, problems: [] });
+    expect(parseUsageView({})).toEqual({ view: { groupBy: 'model', measure: 'tokens' }, problems: [] });
   });
 
   it('round-trips a view through its href', () => {
-    const href = usageHref({ groupBy: 'user', from: '2026-01-01', to: '2026-01-31' });
+    const href = usageHref({ groupBy: 'user', from: '2026-01-01', to: '2026-01-31', measure: 'cost' });
     const params = Object.fromEntries(new URL(href, 'http://console').searchParams);
-    expect(parseUsageView(params).view).toEqual({ groupBy: 'user', from: '2026-01-01', to: '2026-01-31' });
+    expect(parseUsageView(params).view).toEqual({
+      groupBy: 'user',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      measure: 'cost',
+    });
   });
 
   it.each([

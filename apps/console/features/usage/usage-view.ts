@@ -2,12 +2,17 @@ import { usageGroupings, type UsageGrouping } from '@agentdesk/api-contract';
 import {
   choiceField,
   dayField,
+  dayRangeProblem,
   listQuery,
   withFallback,
   type FiltersOf,
   type SearchParams,
 } from '../url-state';
 import { visibleText } from '../visible-text';
+
+/** What the usage chart can show. */
+export const usageMeasures = ['tokens', 'cost'] as const;
+export type UsageMeasure = (typeof usageMeasures)[number];
 
 /**
  * The usage page's view as it sits in its URL: the grouping (always in its links) and a UTC date
@@ -23,6 +28,8 @@ export const usageQuery = listQuery('/usage', {
   from: dayField('From'),
   /** Last day included, `YYYY-MM-DD` (UTC). */
   to: dayField('To'),
+  /** What the chart stacks: tokens, or the cost of the calls that had a price. */
+  measure: withFallback(choiceField(usageMeasures, 'Chart by must be tokens or cost.'), 'tokens'),
 });
 
 export type UsageView = FiltersOf<typeof usageQuery.fields>;
@@ -30,7 +37,8 @@ export type UsageView = FiltersOf<typeof usageQuery.fields>;
 /** Reads the view from the URL; anything unreadable is named in `problems` rather than guessed at. */
 export function parseUsageView(params: SearchParams): { view: UsageView; problems: string[] } {
   const { filters, problems } = usageQuery.parse(params);
-  return { view: filters, problems };
+  const range = dayRangeProblem(filters, { from: 'From', to: 'To' });
+  return { view: filters, problems: range === undefined ? problems : [...problems, range] };
 }
 
 /** The page's URL for a view, with `change` applied. */

@@ -13,6 +13,10 @@ import { sessionTriggeredSandboxBuilds } from './0010-session-triggered-sandbox-
 import { consoleSessions } from './0011-console-sessions';
 import { auditOutcomesAndTargets } from './0012-audit-outcomes-and-targets';
 import { ssoIdentities } from './0013-sso-identities';
+import { modelPrices } from './0014-model-prices';
+import { people } from './0015-people';
+import { exportIndexes } from './0016-export-indexes';
+import { searchPrefixes } from './0017-search-prefixes';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -33,6 +37,10 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0011-console-sessions': consoleSessions(),
     '0012-audit-outcomes-and-targets': auditOutcomesAndTargets(),
     '0013-sso-identities': ssoIdentities(),
+    '0014-model-prices': modelPrices(),
+    '0015-people': people(dialect),
+    '0016-export-indexes': exportIndexes(),
+    '0017-search-prefixes': searchPrefixes(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

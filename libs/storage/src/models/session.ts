@@ -25,6 +25,10 @@ export interface Session {
   readonly metadata: JsonObject;
   /** Sum of the usage of every finished message. */
   readonly tokenTotals: TokenUsage;
+  /** Micro-dollars of the answers that had a price (migration 0014). */
+  readonly costMicros: number;
+  /** Answers with usage whose model had no price: the session's cost is unknown while any. */
+  readonly unpricedCalls: number;
   readonly messageCount: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
@@ -47,6 +51,8 @@ export function toSession(row: Selectable<SessionsTable>): Session {
       thinking: row.thinking_tokens,
       cached: row.cached_tokens,
     },
+    costMicros: Number(row.cost_micros),
+    unpricedCalls: Number(row.unpriced_calls),
     messageCount: row.message_count,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../database-schema';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { defaultApiKeySort, type ApiKeySortField, type ListSort } from '@agentdesk/api-contract';
+import type { ApiKeysTable, Database } from '../database-schema';
 import { newId } from '../ids';
 import { toApiKey, type ApiKey } from '../models/api-key';
 import { type Page, type PageRequest } from '../pagination';
@@ -10,7 +11,7 @@ import {
   StorageError,
   StorageErrorCode,
 } from '../storage-error';
-import { newestFirstPage } from '../newest-first-page';
+import { sortedPage, textSortExpression, type SortKey } from '../sorted-page';
 import type { RepositoryContext } from './repository-context';
 
 /** Fields every new key has. Hashing and formatting the secret is the auth layer's job. */
@@ -40,6 +41,8 @@ export type NewApiKey =
 export interface ApiKeyListFilter {
   /** Include revoked keys (default false). */
   readonly includeRevoked?: boolean;
+  /** Only the keys this user holds (a user's page lists their keys). */
+  readonly ownerUserId?: string;
 }
 
 /** Default spacing of `last_used_at` writes: one write per key per minute, not one per request. */
@@ -96,11 +99,45 @@ export class ApiKeysRepository {
     return toApiKey(row);
   }
 
-  /** Keys, newest first (admin only). */
-  async list(filter: ApiKeyListFilter = {}, page: PageRequest = {}): Promise<Page<ApiKey>> {
+  /** Keys, newest first unless another sort is asked (admin only). */
+  async list(
+    filter: ApiKeyListFilter = {},
+    page: PageRequest = {},
+    sort: ListSort<ApiKeySortField> = defaultApiKeySort,
+  ): Promise<Page<ApiKey>> {
     let query = this.context.db.selectFrom('api_keys').selectAll();
     if (filter.includeRevoked !== true) query = query.where('revoked_at', 'is', null);
-    return newestFirstPage(query, page, toApiKey);
+    if (filter.ownerUserId !== undefined) query = query.where('owner_user_id', '=', filter.ownerUserId);
+    return sortedPage(query, this.sortKey(sort.field), sort.direction, page, toApiKey);
+  }
+
+  private sortKey(field: ApiKeySortField): SortKey<Selectable<ApiKeysTable>> {
+    switch (field) {
+      case 'created':
+        return {
+          name: field,
+          expression: sql`${sql.ref('created_at')}`,
+          kind: 'number',
+          nullable: false,
+          valueOf: (row) => Number(row.created_at),
+        };
+      case 'lastUsed':
+        return {
+          name: field,
+          expression: sql`${sql.ref('last_used_at')}`,
+          kind: 'number',
+          nullable: true,
+          valueOf: (row) => (row.last_used_at === null ? null : Number(row.last_used_at)),
+        };
+      case 'label':
+        return {
+          name: field,
+          expression: textSortExpression(this.context.dialect, 'label'),
+          kind: 'text',
+          nullable: false,
+          valueOf: (row) => row.label,
+        };
+    }
   }
 
   /** Revokes a key (idempotent: the first revocation time is kept); `NotFound` when missing. */

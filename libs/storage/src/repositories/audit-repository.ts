@@ -1,3 +1,6 @@
+import { sql, type Selectable } from 'kysely';
+import { defaultAuditSort, type AuditSortField, type ListSort } from '@agentdesk/api-contract';
+import type { AuditLogTable } from '../database-schema';
 import { newId } from '../ids';
 import { toNullableJsonText, type JsonObject } from '../json';
 import {
@@ -7,14 +10,15 @@ import {
   type AuditOutcome,
   type AuditTarget,
 } from '../models/audit-entry';
+import type { Page, PageRequest } from '../pagination';
 import {
-  clampPageSize,
-  decodeTimeCursor,
-  encodeTimeCursor,
-  toPage,
-  type Page,
-  type PageRequest,
-} from '../pagination';
+  allChunks,
+  EXPORT_CHUNK_SIZE,
+  sortedPage,
+  textSortExpression,
+  type ExportChunks,
+  type SortKey,
+} from '../sorted-page';
 import type { RepositoryContext } from './repository-context';
 
 /** A record to append; `at` is the repository clock's now. */
@@ -115,10 +119,31 @@ export class AuditRepository {
     return this.hasRecordSince({ ...query, since: new Date(this.context.clock() - windowMs) });
   }
 
-  /** Records, newest first (admin only). */
-  async list(filter: AuditListFilter = {}, page: PageRequest = {}): Promise<Page<AuditEntry>> {
-    const limit = clampPageSize(page.limit);
-    const after = decodeTimeCursor(page.cursor);
+  /** Records, newest first unless another sort is asked (admin only). */
+  list(
+    filter: AuditListFilter = {},
+    page: PageRequest = {},
+    sort: ListSort<AuditSortField> = defaultAuditSort,
+  ): Promise<Page<AuditEntry>> {
+    return this.listPage(filter, page, sort);
+  }
+
+  /** Every record the list with this filter and sort shows, in chunks (for exports). */
+  export(
+    filter: AuditListFilter = {},
+    sort: ListSort<AuditSortField> = defaultAuditSort,
+  ): ExportChunks<AuditEntry> {
+    return allChunks((cursor) =>
+      this.listPage(filter, { limit: EXPORT_CHUNK_SIZE, cursor }, sort, EXPORT_CHUNK_SIZE),
+    );
+  }
+
+  private listPage(
+    filter: AuditListFilter,
+    page: PageRequest,
+    sort: ListSort<AuditSortField>,
+    maxPageSize?: number,
+  ): Promise<Page<AuditEntry>> {
     let query = this.context.db.selectFrom('audit_log').selectAll();
     if (filter.actorPrincipalId !== undefined)
       query = query.where('actor_principal_id', '=', filter.actorPrincipalId);
@@ -128,14 +153,27 @@ export class AuditRepository {
     if (filter.outcome !== undefined) query = query.where('outcome', '=', filter.outcome);
     if (filter.from !== undefined) query = query.where('at', '>=', filter.from.getTime());
     if (filter.before !== undefined) query = query.where('at', '<', filter.before.getTime());
-    if (after !== null) {
-      query = query.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    return sortedPage(query, this.sortKey(sort.field), sort.direction, page, toAuditEntry, maxPageSize);
+  }
+
+  private sortKey(field: AuditSortField): SortKey<Selectable<AuditLogTable>> {
+    switch (field) {
+      case 'at':
+        return {
+          name: field,
+          expression: sql`${sql.ref('at')}`,
+          kind: 'number',
+          nullable: false,
+          valueOf: (row) => Number(row.at),
+        };
+      case 'action':
+        return {
+          name: field,
+          expression: textSortExpression(this.context.dialect, 'action'),
+          kind: 'text',
+          nullable: false,
+          valueOf: (row) => row.action,
+        };
     }
-    const rows = await query
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    return toPage(rows, limit, toAuditEntry, (row) => encodeTimeCursor({ createdAt: row.at, id: row.id }));
   }
 }

@@ -1,10 +1,20 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import { defaultSessionSort, type ListSort, type SessionSortField } from '@agentdesk/api-contract';
+import type { SessionsTable } from '../database-schema';
 import { newId } from '../ids';
 import { toJsonText, type JsonObject } from '../json';
 import { toSession, type Session, type SessionStatus } from '../models/session';
 import { containsPattern, type Page, type PageRequest } from '../pagination';
 import { isForeignKeyViolation, notFound } from '../storage-error';
-import { newestFirstPage } from '../newest-first-page';
+import {
+  allChunks,
+  EXPORT_CHUNK_SIZE,
+  numberSortExpression,
+  sortedPage,
+  textSortExpression,
+  type ExportChunks,
+  type SortKey,
+} from '../sorted-page';
 import type { RepositoryContext } from './repository-context';
 
 /** A session to create; the portal is taken from the owner's user record. */
@@ -36,6 +46,8 @@ export interface SessionListFilter {
 /** Filters of the admin cross-user list: the owner's filters plus the owner, portal and model (exact). */
 export interface AdminSessionFilter extends SessionListFilter {
   readonly ownerUserId?: string;
+  /** Any of these owners (a person named by name resolves to their ids); empty matches nothing. */
+  readonly ownerUserIds?: readonly string[];
   /** The owner's portal (`sessions.portal_id`, copied from the owner when the session was made). */
   readonly portalId?: string;
   /** The session's model, exactly as stored. */
@@ -48,6 +60,7 @@ type ListScope =
   | {
       readonly kind: 'admin';
       readonly ownerUserId: string | undefined;
+      readonly ownerUserIds: readonly string[] | undefined;
       readonly portalId: string | undefined;
       readonly model: string | undefined;
     };
@@ -175,21 +188,42 @@ export class SessionsRepository {
     return toSession(row);
   }
 
-  /** Every user's sessions, newest first, with optional filters (admin and viewer only). */
-  listAllSessionsForAdmin(filter: AdminSessionFilter = {}, page: PageRequest = {}): Promise<Page<Session>> {
-    return this.list(
-      { kind: 'admin', ownerUserId: filter.ownerUserId, portalId: filter.portalId, model: filter.model },
-      filter,
-      page,
+  /** Every user's sessions, newest first unless another sort is asked, with optional filters (admin and viewer only). */
+  listAllSessionsForAdmin(
+    filter: AdminSessionFilter = {},
+    page: PageRequest = {},
+    sort: ListSort<SessionSortField> = defaultSessionSort,
+  ): Promise<Page<Session>> {
+    return this.list(adminScope(filter), filter, page, sort);
+  }
+
+  /** Every session the admin list with this filter and sort shows, in chunks (for exports). */
+  exportAllSessionsForAdmin(
+    filter: AdminSessionFilter = {},
+    sort: ListSort<SessionSortField> = defaultSessionSort,
+  ): ExportChunks<Session> {
+    return allChunks((cursor) =>
+      this.list(adminScope(filter), filter, { limit: EXPORT_CHUNK_SIZE, cursor }, sort, EXPORT_CHUNK_SIZE),
     );
   }
 
-  private async list(scope: ListScope, filter: SessionListFilter, page: PageRequest): Promise<Page<Session>> {
+  private async list(
+    scope: ListScope,
+    filter: SessionListFilter,
+    page: PageRequest,
+    sort: ListSort<SessionSortField> = defaultSessionSort,
+    maxPageSize?: number,
+  ): Promise<Page<Session>> {
     const { status, createdFrom, createdBefore, labelContains } = filter;
 
     let query = this.context.db.selectFrom('sessions').selectAll();
     if (scope.ownerUserId !== undefined) query = query.where('owner_user_id', '=', scope.ownerUserId);
     if (scope.kind === 'admin') {
+      if (scope.ownerUserIds !== undefined)
+        query =
+          scope.ownerUserIds.length === 0
+            ? query.where(sql<boolean>`1 = 0`)
+            : query.where('owner_user_id', 'in', scope.ownerUserIds);
       if (scope.portalId !== undefined) query = query.where('portal_id', '=', scope.portalId);
       if (scope.model !== undefined) query = query.where('model', '=', scope.model);
     }
@@ -201,6 +235,61 @@ export class SessionsRepository {
         sql<boolean>`lower(${sql.ref('label')}) like ${containsPattern(labelContains)} escape '\\'`,
       );
     }
-    return newestFirstPage(query, page, toSession);
+    return sortedPage(query, this.sortKey(sort.field), sort.direction, page, toSession, maxPageSize);
   }
+
+  private sortKey(field: SessionSortField): SortKey<Selectable<SessionsTable>> {
+    switch (field) {
+      case 'created':
+        return {
+          name: field,
+          expression: sql`${sql.ref('created_at')}`,
+          kind: 'number',
+          nullable: false,
+          valueOf: (row) => Number(row.created_at),
+        };
+      case 'updated':
+        return {
+          name: field,
+          expression: sql`${sql.ref('updated_at')}`,
+          kind: 'number',
+          nullable: false,
+          valueOf: (row) => Number(row.updated_at),
+        };
+      case 'messages':
+        return {
+          name: field,
+          expression: sql`${sql.ref('message_count')}`,
+          kind: 'number',
+          nullable: false,
+          valueOf: (row) => Number(row.message_count),
+        };
+      case 'tokens':
+        return {
+          name: field,
+          expression: numberSortExpression('input_tokens', 'output_tokens'),
+          kind: 'number',
+          nullable: false,
+          valueOf: (row) => Number(row.input_tokens) + Number(row.output_tokens),
+        };
+      case 'label':
+        return {
+          name: field,
+          expression: textSortExpression(this.context.dialect, 'label'),
+          kind: 'text',
+          nullable: false,
+          valueOf: (row) => row.label,
+        };
+    }
+  }
+}
+
+function adminScope(filter: AdminSessionFilter): ListScope {
+  return {
+    kind: 'admin',
+    ownerUserId: filter.ownerUserId,
+    ownerUserIds: filter.ownerUserIds,
+    portalId: filter.portalId,
+    model: filter.model,
+  };
 }

@@ -1,6 +1,8 @@
 import type { Insertable } from 'kysely';
 import type { UsageDailyTotalsTable, UsageEventsTable } from '../database-schema';
 import type { RepositoryContext } from './repository-context';
+import type { ExportChunks } from '../sorted-page';
+import { exportUsageEvents, type UsageEvent, type UsageEventFilter } from './usage-events-export';
 
 /** What the daily usage can be grouped by. */
 export type UsageGroupColumn = 'model' | 'provider' | 'portal' | 'user';
@@ -26,6 +28,10 @@ export interface DailyUsageRow {
   readonly thinkingTokens: number;
   readonly cachedTokens: number;
   readonly modelCalls: number;
+  /** Micro-dollars of the calls that had a price. */
+  readonly costMicros: number;
+  /** Calls without a price: their cost is unknown (not in `costMicros`). */
+  readonly unpricedCalls: number;
 }
 
 /** One model call outcome to store. `id` was generated at the call and makes the write idempotent. */
@@ -45,6 +51,9 @@ export interface NewUsageEvent {
   readonly cachedTokens: number;
   readonly latencyMs: number;
   readonly status: UsageStatus;
+  /** Micro-dollars, computed with `priceId`'s version when the event was made; null: no price. */
+  readonly costMicros: number | null;
+  readonly priceId: string | null;
 }
 
 const groupings: readonly UsageGroupColumn[] = ['model', 'provider', 'portal', 'user'];
@@ -63,7 +72,7 @@ function groupKeyOf(event: NewUsageEvent, grouping: UsageGroupColumn): string {
   }
 }
 
-type DailyTotal = Insertable<UsageDailyTotalsTable>;
+type DailyTotal = Insertable<UsageDailyTotalsTable> & { cost_micros: number; unpriced_calls: number };
 
 /**
  * The events summed per grouping × day × key, sorted so that concurrent writers (replicas) lock
@@ -87,6 +96,8 @@ function dailyTotalsOf(events: readonly NewUsageEvent[]): DailyTotal[] {
           thinking_tokens: 0,
           cached_tokens: 0,
           model_calls: 0,
+          cost_micros: 0,
+          unpriced_calls: 0,
         };
         totals.set(id, total);
       }
@@ -95,6 +106,8 @@ function dailyTotalsOf(events: readonly NewUsageEvent[]): DailyTotal[] {
       total.thinking_tokens += event.thinkingTokens;
       total.cached_tokens += event.cachedTokens;
       total.model_calls += 1;
+      if (event.costMicros === null) total.unpriced_calls += 1;
+      else total.cost_micros += event.costMicros;
     }
   }
   return [...totals.entries()]
@@ -152,6 +165,8 @@ export class UsageRepository {
             cached_tokens: event.cachedTokens,
             latency_ms: event.latencyMs,
             status: event.status,
+            cost_micros: event.costMicros,
+            price_id: event.priceId,
           })),
         )
         .onConflict((conflict) => conflict.column('id').doNothing())
@@ -183,11 +198,22 @@ export class UsageRepository {
               update.ref('excluded.cached_tokens'),
             ),
             model_calls: update('usage_daily_totals.model_calls', '+', update.ref('excluded.model_calls')),
+            cost_micros: update('usage_daily_totals.cost_micros', '+', update.ref('excluded.cost_micros')),
+            unpriced_calls: update(
+              'usage_daily_totals.unpriced_calls',
+              '+',
+              update.ref('excluded.unpriced_calls'),
+            ),
           })),
         )
         .execute();
       return inserted.length;
     });
+  }
+
+  /** Every metered call of the filter, oldest first, in chunks (for exports; admin and viewer only). */
+  exportEvents(filter: UsageEventFilter): ExportChunks<UsageEvent> {
+    return exportUsageEvents(this.context, filter);
   }
 
   /** Sums per day and key, ordered by day then key; days and keys with no model call are absent. */
@@ -203,6 +229,8 @@ export class UsageRepository {
         'thinking_tokens',
         'cached_tokens',
         'model_calls',
+        'cost_micros',
+        'unpriced_calls',
       ])
       .where('grouping', '=', groupBy)
       .where('day', '>=', range.fromDay)
@@ -219,6 +247,8 @@ export class UsageRepository {
       thinkingTokens: Number(row.thinking_tokens),
       cachedTokens: Number(row.cached_tokens),
       modelCalls: Number(row.model_calls),
+      costMicros: Number(row.cost_micros),
+      unpricedCalls: Number(row.unpriced_calls),
     }));
   }
 }

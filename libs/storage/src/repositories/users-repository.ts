@@ -64,7 +64,7 @@ export class UsersRepository {
    */
   async ensurePortalUser(portalId: string, externalId: string, displayName?: string | null): Promise<User> {
     const existing = await this.findByExternalId(portalId, externalId);
-    if (existing !== undefined) return existing;
+    if (existing !== undefined) return this.renamed(existing, displayName);
     try {
       return await this.create({ portalId, externalId, displayName: displayName ?? null });
     } catch (error) {
@@ -74,6 +74,21 @@ export class UsersRepository {
       }
       throw error;
     }
+  }
+
+  /**
+   * The user with the name its portal sends now: written only when it changed (one UPDATE on the
+   * first request after a rename, none after), so a portal may send it with every request.
+   */
+  async renamed(user: User, displayName: string | null | undefined): Promise<User> {
+    if (displayName === undefined || displayName === null || displayName === user.displayName) return user;
+    const row = await this.context.db
+      .updateTable('users')
+      .set({ display_name: displayName })
+      .where('id', '=', user.id)
+      .returningAll()
+      .executeTakeFirst();
+    return row === undefined ? user : toUser(row);
   }
 
   /** The user with this external id under this portal (null: a non-portal user). */

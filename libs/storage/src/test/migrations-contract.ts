@@ -33,6 +33,7 @@ export function describeMigrationsContract(factory: TestDatabaseFactory): void {
         'audit_log',
         'console_sessions',
         'messages',
+        'model_prices',
         'sandbox_builds',
         'sessions',
         'sso_identities',

@@ -6,10 +6,13 @@ import { describeMessageSearchContract } from './message-search-contract';
 import { describeMessagesContract } from './messages-contract';
 import { describeTurnReadsContract } from './turn-reads-contract';
 import { describeMigrationsContract } from './migrations-contract';
+import { describeModelPricesContract } from './model-prices-contract';
 import { describeOwnershipContract } from './ownership-contract';
 import { describePaginationContract } from './pagination-contract';
+import { describePeopleContract } from './people-contract';
 import { describeSandboxBuildsContract } from './sandbox-builds-contract';
 import { describeSessionsContract } from './sessions-contract';
+import { describeSortedPaginationContract } from './sorted-pagination-contract';
 import { describeStructuredOutputRunsContract } from './structured-output-runs-contract';
 import type { TestDatabaseFactory } from './test-database';
 import { describeToolResultsContract } from './tool-results-contract';
@@ -26,6 +29,7 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeSessionsContract(factory);
     describeOwnershipContract(factory);
     describePaginationContract(factory);
+    describeSortedPaginationContract(factory);
     describeMessagesContract(factory);
     describeTurnReadsContract(factory);
     describeMessageSearchContract(factory);
@@ -35,6 +39,8 @@ export function describeRepositorySuite(engine: string, factory: TestDatabaseFac
     describeStructuredOutputRunsContract(factory);
     describeSandboxBuildsContract(factory);
     describeUsageEventsContract(factory);
+    describeModelPricesContract(factory);
     describeConsoleSessionsContract(factory);
+    describePeopleContract(factory);
   });
 }

@@ -25,6 +25,8 @@ export function describeSessionsContract(factory: TestDatabaseFactory): void {
         systemPrompt: null,
         metadata: {},
         tokenTotals: { input: 0, output: 0, thinking: 0, cached: 0 },
+        costMicros: 0,
+        unpricedCalls: 0,
         messageCount: 0,
         createdAt: now,
         updatedAt: now,

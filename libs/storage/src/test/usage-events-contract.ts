@@ -21,6 +21,8 @@ function usageEvent(occurredAt: number, overrides: Partial<NewUsageEvent> = {}):
     cachedTokens: 0,
     latencyMs: 12,
     status: 'ok',
+    costMicros: null,
+    priceId: null,
     ...overrides,
   };
 }
@@ -54,6 +56,8 @@ export function describeUsageEventsContract(factory: TestDatabaseFactory): void 
           thinkingTokens: 0,
           cachedTokens: 0,
           modelCalls: 4,
+          costMicros: 0,
+          unpricedCalls: 4,
         },
       ]);
       expect(await repositories.usage.recordBatch([])).toBe(0);

@@ -6,7 +6,7 @@ import {
 } from '@agentdesk/compressor';
 import { turnErrorCodeOf } from '@agentdesk/api-contract';
 import type { ChatMessage } from '@agentdesk/providers';
-import { newId, type Message } from '@agentdesk/storage';
+import { newId, type Message, type TokenUsage } from '@agentdesk/storage';
 import pino, { type Logger } from 'pino';
 import type { ResolvedModel } from '../../model-access/model-router';
 import { agentTurnOrigin } from '../../shared/metering/call-origins';
@@ -37,7 +37,7 @@ export class AgentTurnRunner {
   }
 
   async run(clientInput: TurnInput, emit: TurnEventSink): Promise<TurnResult> {
-    const { repositories, router, settings } = this.dependencies;
+    const { repositories, router, settings, usageMeter } = this.dependencies;
     // A turn is named by its user message: the id is made here because the lease needs it before
     // the message is written, and a replay (which reads that message back) answers with it again.
     const turnId = newId();
@@ -83,6 +83,9 @@ export class AgentTurnRunner {
         apiKeyId: input.apiKeyId ?? null,
         portalId: session.portalId,
         ownerUserId: input.ownerUserId,
+      }),
+      ...(usageMeter !== undefined && {
+        costOf: (usage: TokenUsage) => usageMeter.prices.costOf(resolved.model, usage),
       }),
       leaseReleased: false,
     };

@@ -116,10 +116,12 @@ export class TurnTranscript {
   ): Promise<Message> {
     const contentParts = answerText(result) ? toContentParts(answerText(result)) : [];
     const toolCalls = result.toolCalls.length ? result.toolCalls : null;
+    const usage = toUsage(result.usage);
     const answer: AnswerOutcome = {
       contentParts,
       toolCalls,
-      usage: toUsage(result.usage),
+      usage,
+      ...(this.turn.costOf !== undefined && { cost: this.turn.costOf(usage) }),
       model: result.model || this.turn.resolved.model,
       compressionEvents: compressionEvents.length ? compressionEvents : null,
       tokenCount: tokensOf({ role: 'assistant', contentParts, toolCalls }),

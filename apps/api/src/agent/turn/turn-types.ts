@@ -1,7 +1,7 @@
 import type { ToolRegistry } from '@agentdesk/agent-tools';
 import type { TurnError } from '@agentdesk/api-contract';
 import type { ChatCompletionResult, ResponseFormat, UserContentPart } from '@agentdesk/providers';
-import type { Message, Repositories } from '@agentdesk/storage';
+import type { CallCost, Message, Repositories, TokenUsage } from '@agentdesk/storage';
 import type { Logger } from 'pino';
 import type { TurnSettings } from '../../config/turn-settings';
 import type { ModelRouter, ResolvedModel } from '../../model-access/model-router';
@@ -61,6 +61,8 @@ export interface TurnState {
   readonly resolved: ResolvedModel;
   /** Who and what every model call of this turn is metered as. */
   readonly usageOrigin: ModelCallOrigin;
+  /** What an answer's usage cost, added to the session's cost (none without a meter: unit tests). */
+  readonly costOf?: (usage: TokenUsage) => CallCost;
   /** Set once the turn's last write gave the lease back (the final `release` is then skipped). */
   leaseReleased: boolean;
 }

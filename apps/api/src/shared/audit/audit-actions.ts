@@ -6,10 +6,14 @@ export const auditActions = {
   sessionMessagesRead: 'admin.session.messages.read',
   /** An admin or viewer read a page of the full stored output of a tool call in another user's session. */
   sessionToolResultRead: 'admin.session.tool-result.read',
+  /** An admin or viewer followed another user's session live (its running turns as they happen). */
+  sessionLiveRead: 'admin.session.live.read',
   /** An admin or viewer listed sessions beyond their own (details: filter and count). */
   sessionsList: 'admin.sessions.list',
   /** An admin or viewer listed users (details: filter and count). */
   usersList: 'admin.users.list',
+  /** An admin or viewer read one person's profile, sessions count and usage (target: the person). */
+  userRead: 'admin.user.read',
   /** An admin or viewer searched every user's message text (details: the words and the count). */
   messagesSearch: 'admin.messages.search',
   /** An admin listed API keys, whose labels and owners name users (details: filter and count). */
@@ -48,6 +52,11 @@ export const auditActions = {
    * user; details: role, visible prefix, label, portal — never the secret).
    */
   apiKeyCreate: 'admin.api-key.create',
+  /**
+   * An admin added a model price version (target: the version; details: model, provider, prices in
+   * micro-dollars per million tokens, effective from). Versions are never changed or removed.
+   */
+  modelPriceAdd: 'admin.model-price.add',
   /** An admin revoked an API key, an admin key included (target: the key; details: its role and prefix). */
   apiKeyRevoke: 'admin.api-key.revoke',
   /** An operator issued an admin key from the host (`npm run admin-key`); no API call, no principal. */
@@ -58,6 +67,12 @@ export const auditActions = {
   labRunCreate: 'lab.run.create',
   /** A session was deleted with its messages and tool results (target: the session; its owner as the target user). */
   sessionDelete: 'session.delete',
+  /**
+   * An admin or viewer exported a list (sessions, users, usage, audit) as CSV or JSON Lines
+   * (details: the list, format, filter, sort, rows sent and how the stream ended; `failed` when it
+   * was cut short).
+   */
+  listExport: 'admin.export',
 } as const;
 
 export type AuditAction = (typeof auditActions)[keyof typeof auditActions];

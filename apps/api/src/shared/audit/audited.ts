@@ -8,6 +8,7 @@ export const auditTargetKinds = [
   'api-key',
   'console-session',
   'lab-run',
+  'model-price',
   'sandbox-build',
   'sandbox-container',
   'sandbox-image',

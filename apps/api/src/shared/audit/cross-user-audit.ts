@@ -34,6 +34,18 @@ export interface ListingShown {
   readonly targetUserId?: string;
 }
 
+/** What one export sent, for its audit record. */
+export interface ExportShown {
+  readonly list: string;
+  readonly format: string;
+  /** The filter and sort asked for, JSON-safe (see `listingFilter`). */
+  readonly filter: JsonObject;
+  readonly rows: number;
+  readonly end: 'complete' | 'client-gone' | 'failed';
+  /** The one user the filter restricts the export to, if any. */
+  readonly targetUserId?: string;
+}
+
 /**
  * How long one record stands for repeated reads of the same session by the same principal with the
  * same action. The console's Session page polls once a second while a turn runs; without this,
@@ -93,6 +105,30 @@ export class CrossUserAudit {
     return true;
   }
 
+  /**
+   * The one record of an export, written when its stream ended: `succeeded` with every row sent,
+   * `failed` when the client went away or the read failed mid-stream (details say which and how
+   * many rows were sent). Always written, whoever's data it holds: an export takes it all away.
+   */
+  async recordExport(context: AuditContext, action: AuditAction, exported: ExportShown): Promise<void> {
+    const outcome = exported.end === 'complete' ? 'succeeded' : 'failed';
+    await this.append(
+      context,
+      action,
+      {
+        targetUserId: exported.targetUserId ?? null,
+        details: {
+          list: exported.list,
+          format: exported.format,
+          filter: exported.filter,
+          count: exported.rows,
+          end: exported.end,
+        },
+      },
+      outcome,
+    );
+  }
+
   /** The record of reading something no user owns (a lab run) that another principal made. */
   async recordOtherPrincipalsRecord(
     context: AuditContext,
@@ -110,6 +146,7 @@ export class CrossUserAudit {
     context: AuditContext,
     action: AuditAction,
     what: { targetUserId?: string | null; sessionId?: string; details?: JsonObject },
+    outcome: 'succeeded' | 'failed' = 'succeeded',
   ): Promise<void> {
     await this.repositories.audit.append({
       actorPrincipalId: context.principal.id,
@@ -123,7 +160,8 @@ export class CrossUserAudit {
       requestId: context.requestId,
       clientRequestId: context.clientRequestId,
       details: what.details ?? null,
+      outcome,
     });
-    this.metrics.auditRecords.inc({ action, outcome: 'succeeded' });
+    this.metrics.auditRecords.inc({ action, outcome });
   }
 }

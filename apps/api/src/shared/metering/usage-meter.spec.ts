@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sqliteTestDatabase, type TestDatabase } from '@agentdesk/storage/testing';
 import { agentTurnOrigin } from './call-origins';
+import { PriceBook } from './price-book';
 import { UsageMeter } from './usage-meter';
 import { UsageMeterMetrics } from './usage-meter-metrics';
 import type { UsageMeterSettings } from '../../config/usage-meter-settings';
@@ -32,6 +33,11 @@ describe('UsageMeter over a real SQLite database', () => {
     return new UsageMeter({
       usage: database.repositories.usage,
       users: database.repositories.users,
+      prices: new PriceBook({
+        modelPrices: database.repositories.modelPrices,
+        now: () => database.repositories.usage.now(),
+        logger: pino({ level: 'silent' }),
+      }),
       devUserId: null,
       // An interval no test waits for: writes happen on a full batch or an explicit flush.
       settings: { flushIntervalMs: 60_000, batchSize: 100, maxBufferedEvents: 1000, ...settings },
@@ -68,6 +74,41 @@ describe('UsageMeter over a real SQLite database', () => {
     await vi.waitFor(async () => expect(await storedInputs()).toEqual([1, 2, 3]));
     expect(meter.buffered).toBe(0);
     expect(await counted(metrics.written)).toBe(3);
+  });
+
+  it('costs each call with the price in effect when it was made; a model without a price costs null', async () => {
+    meter = createMeter();
+    const priced = { ...origin, model: 'gpt-4o-mini' };
+    meter.record(
+      priced,
+      'ok',
+      { inputTokens: 1_000_000, outputTokens: 1_000_000, thinkingTokens: 0, cachedInputTokens: 400_000 },
+      5,
+    );
+    meter.record(origin, 'ok', tokens(10), 5);
+    // A price taking effect after the calls were made does not apply to them, even written later.
+    database.clock.advance(1_000);
+    await database.repositories.modelPrices.add({
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      inputMicrosPerMillion: 1,
+      cachedInputMicrosPerMillion: 1,
+      outputMicrosPerMillion: 1,
+      thinkingMicrosPerMillion: 1,
+      effectiveFrom: database.repositories.usage.now(),
+      createdBy: 'u-admin',
+    });
+    await meter.flush();
+    const rows = await database.database.db
+      .selectFrom('usage_events')
+      .select(['model', 'cost_micros', 'price_id'])
+      .orderBy('id')
+      .execute();
+    // 600k uncached × $0.15/M + 400k cached × $0.075/M + 1M output × $0.60/M = $0.72
+    expect(rows).toEqual([
+      { model: 'gpt-4o-mini', cost_micros: 720_000, price_id: 'seed-gpt-4o-mini' },
+      { model: 'gpt-test', cost_micros: null, price_id: null },
+    ]);
   });
 
   it('keeps a batch the database refused and writes it exactly once when the database is back', async () => {

@@ -3,6 +3,7 @@ import { newId, type NewUsageEvent, type Repositories, type UsageStatus } from '
 import type { Logger } from 'pino';
 import { EndUserResolver } from './end-user-resolver';
 import type { MeteredCall, MeteredTokens, ModelCallOrigin } from './metered-call';
+import type { PriceBook } from './price-book';
 import type { UsageMeterMetrics } from './usage-meter-metrics';
 import { MAX_RETRY_DELAY_MS, type UsageMeterSettings } from '../../config/usage-meter-settings';
 
@@ -12,6 +13,8 @@ const SHUTDOWN_WRITE_ATTEMPTS = 3;
 export interface UsageMeterDependencies {
   readonly usage: Repositories['usage'];
   readonly users: Repositories['users'];
+  /** The prices each call is costed with when its row is written (in memory: no query per call). */
+  readonly prices: PriceBook;
   /** The dev-mode user the anonymous principal's calls are metered for. */
   readonly devUserId: string | null;
   readonly settings: UsageMeterSettings;
@@ -41,6 +44,11 @@ export class UsageMeter implements OnApplicationShutdown {
   constructor(private readonly dependencies: UsageMeterDependencies) {
     this.endUsers = new EndUserResolver(dependencies.users, dependencies.devUserId);
     dependencies.metrics.bufferedNow = () => this.buffer.length;
+  }
+
+  /** The prices calls are costed with (the agent turn costs its answers for the session's totals with it too). */
+  get prices(): PriceBook {
+    return this.dependencies.prices;
   }
 
   /** Calls waiting to be written. */
@@ -170,8 +178,21 @@ export class UsageMeter implements OnApplicationShutdown {
 
   private async toRows(batch: readonly MeteredCall[]): Promise<NewUsageEvent[]> {
     const rows: NewUsageEvent[] = [];
+    const { prices } = this.dependencies;
+    await prices.ready();
     for (const call of batch) {
       const { origin, tokens } = call;
+      // The price in effect when the call was made, kept with the row: a later price changes nothing.
+      const cost = prices.costOf(
+        origin.model,
+        {
+          input: tokens.inputTokens,
+          output: tokens.outputTokens,
+          thinking: tokens.thinkingTokens,
+          cached: tokens.cachedInputTokens,
+        },
+        call.occurredAt,
+      );
       rows.push({
         id: call.id,
         occurredAt: call.occurredAt,
@@ -187,6 +208,8 @@ export class UsageMeter implements OnApplicationShutdown {
         cachedTokens: tokens.cachedInputTokens,
         latencyMs: call.latencyMs,
         status: call.status,
+        costMicros: cost.costMicros,
+        priceId: cost.priceId,
       });
     }
     return rows;

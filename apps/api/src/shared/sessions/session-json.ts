@@ -1,4 +1,4 @@
-import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
+import { costJsonOf, type MessageJson, type SessionJson } from '@agentdesk/api-contract';
 import type { Message, Session } from '@agentdesk/storage';
 
 // The JSON shapes live in @agentdesk/api-contract (the console reads them too); these map storage rows to them.
@@ -14,6 +14,7 @@ export function toSessionJson(session: Session): SessionJson {
     systemPrompt: session.systemPrompt,
     metadata: session.metadata,
     tokenTotals: session.tokenTotals,
+    ...costJsonOf(session.costMicros, session.unpricedCalls),
     messageCount: session.messageCount,
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),

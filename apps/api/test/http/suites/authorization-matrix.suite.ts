@@ -14,6 +14,7 @@ import {
   openConsoleSession,
   type IssuedKey,
 } from '../../support/fixtures';
+import { injectOpenStream } from '../../support/inject-open-stream';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
 
 /*
@@ -53,7 +54,11 @@ interface RouteExpectation {
    * (see `trailRecordMismatches`).
    */
   readonly audit?:
-    { readonly kind: 'session-read' | 'listing' | 'run-read'; readonly action: string } | MutationAudit;
+    | {
+        readonly kind: 'session-read' | 'listing' | 'run-read' | 'person-read' | 'export';
+        readonly action: string;
+      }
+    | MutationAudit;
   /** The ways in the route takes (default: an API key or a console session); others get 401. */
   readonly ways?: readonly WayIn[];
   readonly body?: (unique: string) => unknown;
@@ -72,6 +77,11 @@ interface RouteExpectation {
    * resolution): a name the caller may not use is refused (403) before any work; naming nobody is fine.
    */
   readonly actsForNamedEndUser?: true;
+  /**
+   * A success is an event stream that stays open until the client leaves (a live feed): the matrix
+   * reads the answer's status and headers, and the body only when it is not the stream.
+   */
+  readonly openStream?: true;
 }
 
 /**
@@ -230,6 +240,15 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     success: 200,
     audit: { kind: 'session-read', action: 'admin.session.messages.read' },
   },
+  'GET /v1/admin/sessions/:id/live': {
+    scope: 'messages:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'session',
+    success: 200,
+    audit: { kind: 'session-read', action: 'admin.session.live.read' },
+    openStream: true,
+  },
   'GET /v1/admin/sessions/:id/tool-results/:toolCallId': {
     scope: 'messages:read-any',
     roles: readAnyRoles,
@@ -245,6 +264,14 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'collection',
     success: 200,
     audit: { kind: 'listing', action: 'admin.users.list' },
+  },
+  'GET /v1/admin/users/:id': {
+    scope: 'users:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'user',
+    success: 200,
+    audit: { kind: 'person-read', action: 'admin.user.read' },
   },
   'GET /v1/admin/api-keys': {
     scope: 'api-keys:read',
@@ -292,6 +319,39 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     query: 'q=matrix',
     audit: { kind: 'listing', action: 'admin.messages.search' },
   },
+  // Exports: the list's scope, one record per export (its filter, format, rows sent, how it ended).
+  'GET /v1/admin/exports/sessions': {
+    scope: 'sessions:read-any',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    audit: { kind: 'export', action: 'admin.export' },
+  },
+  'GET /v1/admin/exports/usage': {
+    scope: 'usage:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    audit: { kind: 'export', action: 'admin.export' },
+  },
+  'GET /v1/admin/exports/users': {
+    scope: 'users:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    audit: { kind: 'export', action: 'admin.export' },
+  },
+  'GET /v1/admin/exports/audit': {
+    scope: 'audit:read',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+    audit: { kind: 'export', action: 'admin.export' },
+  },
   'GET /v1/admin/usage': {
     scope: 'usage:read',
     roles: readAnyRoles,
@@ -300,6 +360,28 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     success: 200,
     query: 'groupBy=user&from=2026-01-01&to=2026-01-31',
     audit: { kind: 'listing', action: 'admin.usage.read' },
+  },
+  // The price table names no user: readable with usage, not audited; adding a version is audited.
+  'GET /v1/admin/model-prices': {
+    scope: 'usage:read',
+    roles: readAnyRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
+  'POST /v1/admin/model-prices': {
+    scope: 'prices:write',
+    roles: ['admin'],
+    reach: 'any',
+    target: 'collection',
+    success: 201,
+    body: (unique) => ({
+      model: `matrix-${unique}`,
+      provider: 'openai',
+      inputUsdPerMillion: '1.00',
+      outputUsdPerMillion: '2.00',
+    }),
+    audit: { kind: 'mutation', action: 'admin.model-price.add', target: 'none' },
   },
   'GET /v1/admin/sandbox/image': {
     scope: 'sandbox:read',
@@ -755,14 +837,17 @@ export function describeAuthorizationMatrix(engine: Engine): void {
               'x-request-id': clientRequestId,
             };
             if (body !== undefined) headers['content-type'] = 'application/json';
-            const response = await test.api.app.inject({
+            const injected = {
               method: route.method as 'GET',
               url:
                 route.path.replace(':id', resource.id).replace(':toolCallId', matrixToolCallId) +
                 (expectation.query === undefined ? '' : `?${expectation.query}`),
               headers,
               ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-            });
+            };
+            const response = expectation.openStream
+              ? await injectOpenStream(test.api.app, injected)
+              : await test.api.app.inject(injected);
 
             const expected = expectedStatus(caller, expectation, resourceCase);
             if (response.statusCode !== expected) {
@@ -807,7 +892,9 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             }
             const succeeded = response.statusCode === expectation.success;
             const mustAudit =
-              audit !== undefined && succeeded && (audit.kind === 'listing' || resourceCase === 'foreign');
+              audit !== undefined &&
+              succeeded &&
+              (audit.kind === 'listing' || audit.kind === 'export' || resourceCase === 'foreign');
             if (!mustAudit && written.length > 0) {
               mismatches.push({
                 cell,
@@ -822,7 +909,12 @@ export function describeAuthorizationMatrix(engine: Engine): void {
                 action: audit.action,
                 actorPrincipalId: actor?.principalId,
                 actorApiKeyId: actor?.apiKeyId,
-                targetUserId: audit.kind === 'session-read' ? resource.ownerUserId : null,
+                targetUserId:
+                  audit.kind === 'session-read'
+                    ? resource.ownerUserId
+                    : audit.kind === 'person-read'
+                      ? resource.id
+                      : null,
                 sessionId: audit.kind === 'session-read' ? resource.id : null,
                 reason: auditReason,
                 requestId: serverRequestId,
@@ -836,7 +928,18 @@ export function describeAuthorizationMatrix(engine: Engine): void {
                       }
                     : audit.kind === 'run-read'
                       ? { recordId: resource.id, ownerPrincipalId: caller.foreign(fixtures).id }
-                      : null,
+                      : audit.kind === 'person-read'
+                        ? { filter: {}, count: 1 }
+                        : audit.kind === 'export'
+                          ? {
+                              list: route.path.split('/').at(-1),
+                              format: 'csv',
+                              filter: Object.fromEntries(new URLSearchParams(expectation.query ?? '')),
+                              // The CSV's records after its header row.
+                              count: response.body.split('\r\n').length - 2,
+                              end: 'complete',
+                            }
+                          : null,
               };
               const actual = written.map((entry) => ({
                 action: entry.action,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RouteInventory, type RouteEntry } from '../../../src/routes/route-inventory';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issuePortalKey, issueUserKey } from '../../support/fixtures';
+import { injectOpenStream, openStreamRoutes } from '../../support/inject-open-stream';
 import { startTestApi, type InjectResponse, type TestApi } from '../../support/test-api';
 
 /*
@@ -503,12 +504,15 @@ export function describeFuzz(engine: Engine): void {
             if (body !== undefined) headers['content-type'] = 'application/json';
             const path = route.path.replace(/:(\w+)/g, () => parameter);
             const url = query.length > 0 ? `${path}?${query}` : path;
-            const response = await test.api.app.inject({
+            const injected = {
               method: route.method as 'GET',
               url,
               headers,
               ...(body === undefined ? {} : { payload: body }),
-            });
+            };
+            const response = openStreamRoutes.has(`${route.method} ${route.path}`)
+              ? await injectOpenStream(test.api.app, injected)
+              : await test.api.app.inject(injected);
             const problem = describeProblem(response, route.path);
             if (problem !== undefined)
               throw new Error(
@@ -559,14 +563,17 @@ export function describeFuzz(engine: Engine): void {
             const path = route.path.replace(/:(\w+)/g, () => parameter);
             const query = search.toString();
             const url = query.length > 0 ? `${path}?${query}` : path;
-            const response = await test.api.app.inject({
+            const injected = {
               method: route.method as 'GET',
               url,
               headers,
               ...(route.method === 'GET' || route.method === 'DELETE'
                 ? {}
                 : { payload: JSON.stringify(body) }),
-            });
+            };
+            const response = openStreamRoutes.has(`${route.method} ${route.path}`)
+              ? await injectOpenStream(test.api.app, injected)
+              : await test.api.app.inject(injected);
             const problem = describeProblem(response, route.path);
             if (problem !== undefined)
               throw new Error(

@@ -448,6 +448,7 @@ export function describeLab(engine: Engine): void {
         id: created[2]?.id,
         name: 'third',
         actorPrincipalId: viewer.id,
+        actorName: viewer.displayName,
         strict: true,
         targets: [
           { model: 'gpt-test', provider: 'openai', status: 'ok', valid: true, latencyMs: expect.any(Number) },

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messageSearchHitJsonSchema, pageJsonSchema } from '@agentdesk/api-contract';
+import { messageSearchPageJsonSchema } from '@agentdesk/api-contract';
 import type { User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, issueStaffKeys, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
 
-const searchPageSchema = pageJsonSchema(messageSearchHitJsonSchema);
+const searchPageSchema = messageSearchPageJsonSchema;
 
 export function describeMessageSearch(engine: Engine): void {
   describe(`message search (${engine})`, () => {
@@ -15,10 +15,15 @@ export function describeMessageSearch(engine: Engine): void {
     let adminKey: IssuedKey;
     let viewerKey: IssuedKey;
 
-    async function say(owner: User, text: string): Promise<{ sessionId: string; messageId: string }> {
+    async function say(
+      owner: User,
+      text: string,
+      as: { role?: 'user' | 'assistant'; model?: string } = {},
+    ): Promise<{ sessionId: string; messageId: string }> {
       const session = await test.api.repositories.sessions.create({ ownerUserId: owner.id });
       const { message } = await test.api.repositories.turnStore.append(owner.id, session.id, {
-        role: 'user',
+        role: as.role ?? 'user',
+        ...(as.model === undefined ? {} : { model: as.model }),
         contentParts: [{ type: 'text', text }],
       });
       return { sessionId: session.id, messageId: message.id };
@@ -85,7 +90,11 @@ export function describeMessageSearch(engine: Engine): void {
         ['?q=', 'q'],
         ['?q=%20%20', 'q'],
         ['?q=%22%2A%28%29', 'q'],
-        [`?q=${'a'.repeat(201)}`, 'q'],
+        [`?q=${'a'.repeat(1001)}`, 'q'],
+        ['?q=ok&role=robot', 'role'],
+        ['?q=ok&createdFrom=yesterday', 'createdFrom'],
+        ['?q=ok&createdFrom=2026-02-01T00:00:00Z&createdBefore=2026-01-01T00:00:00Z', 'createdFrom'],
+        ['?q=ok&userId=', 'userId'],
         ['?q=line%0Abreak', 'q'],
         ['?q=ok&limit=0', 'limit'],
         ['?q=ok&cursor=not-a-cursor', 'cursor'],
@@ -103,6 +112,73 @@ export function describeMessageSearch(engine: Engine): void {
       }
       const written = await test.api.repositories.audit.list({ action: 'admin.messages.search' }, {});
       expect(written.items).toEqual([]);
+    });
+
+    it('finds words by their beginning and marks every place found in the snippet', async () => {
+      const target = await say(alice, 'Routing is slow; the router reroutes each route');
+      await say(alice, 'nothing to see');
+      const response = await test.request({
+        method: 'GET',
+        url: '/v1/admin/search/messages?q=rout',
+        key: adminKey.key,
+      });
+      const page = searchPageSchema.parse(response.json());
+      expect(page.items.map((hit) => hit.messageId)).toEqual([target.messageId]);
+      const [hit] = page.items;
+      const marked = hit!.highlights.map(({ start, length }) => hit!.snippet.slice(start, start + length));
+      // "reroutes" holds "rout" but does not begin with it: not a match, not marked.
+      expect(marked).toEqual(['Rout', 'rout', 'rout']);
+      expect(page.words).toEqual(['rout']);
+      expect(page.ignoredWords).toEqual([]);
+    });
+
+    it('narrows by person, role, model and dates, and audits the person searched', async () => {
+      const aliceAsks = await say(alice, 'deploy the gateway');
+      const aliceModel = await say(alice, 'gateway deployed', { role: 'assistant', model: 'gpt-5' });
+      const bobModel = await say(bob, 'gateway is down', { role: 'assistant', model: 'claude-sonnet' });
+      const search = async (filters: string) =>
+        searchPageSchema
+          .parse(
+            (
+              await test.request({
+                method: 'GET',
+                url: `/v1/admin/search/messages?q=gateway${filters}`,
+                key: viewerKey.key,
+              })
+            ).json(),
+          )
+          .items.map((hit) => hit.messageId);
+      expect(await search('')).toEqual([bobModel.messageId, aliceModel.messageId, aliceAsks.messageId]);
+      expect(await search(`&userId=${alice.id}`)).toEqual([aliceModel.messageId, aliceAsks.messageId]);
+      expect(await search('&role=user')).toEqual([aliceAsks.messageId]);
+      expect(await search('&model=claude-sonnet')).toEqual([bobModel.messageId]);
+      expect(await search(`&userId=${bob.id}&role=user`)).toEqual([]);
+      const now = new Date(test.database.clock.now());
+      const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+      const hourAhead = new Date(now.getTime() + 3_600_000).toISOString();
+      expect(await search(`&createdFrom=${hourAgo}&createdBefore=${hourAhead}`)).toHaveLength(3);
+      expect(await search(`&createdFrom=${hourAhead}`)).toEqual([]);
+      const audit = await test.api.repositories.audit.list({ action: 'admin.messages.search' }, {});
+      expect(audit.items.find((entry) => entry.targetUserId === alice.id)).toMatchObject({
+        details: { filter: { q: 'gateway', userId: alice.id }, count: 2 },
+      });
+    });
+
+    it('takes a query of up to 1,000 characters, searching its first 16 distinct words and naming the rest', async () => {
+      const words = Array.from({ length: 30 }, (_, index) => `term${index}`);
+      const target = await say(alice, words.slice(0, 16).join(' '));
+      const q = `${words.join(' ')} `.repeat(5).slice(0, 1000);
+      expect(q.length).toBe(1000);
+      const response = await test.request({
+        method: 'GET',
+        url: `/v1/admin/search/messages?q=${encodeURIComponent(q)}`,
+        key: adminKey.key,
+      });
+      expect(response.statusCode).toBe(200);
+      const page = searchPageSchema.parse(response.json());
+      expect(page.items.map((hit) => hit.messageId)).toEqual([target.messageId]);
+      expect(page.words).toEqual(words.slice(0, 16));
+      expect(page.ignoredWords).toEqual(words.slice(16));
     });
 
     it('treats operators and quotes in the query as plain words', async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { usageReportJsonSchema, type UsageReportJson } from '@agentdesk/api-contract';
 import { newId, type TokenUsage, type User } from '@agentdesk/storage';
+import { PriceBook } from '../../../src/shared/metering/price-book';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, issueStaffKeys, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
@@ -38,6 +39,7 @@ export function describeUsageReport(engine: Engine): void {
 
     /** One metered model call, stored as the usage meter's writer stores it. */
     async function seed(call: SeededCall): Promise<void> {
+      const cost = test.api.app.get(PriceBook).costOf(call.model, call.usage, call.at);
       await test.api.repositories.usage.recordBatch([
         {
           id: newId(call.at),
@@ -54,6 +56,8 @@ export function describeUsageReport(engine: Engine): void {
           cachedTokens: call.usage.cached,
           latencyMs: 5,
           status: 'ok',
+          costMicros: cost.costMicros,
+          priceId: cost.priceId,
         },
       ]);
     }
@@ -129,6 +133,9 @@ export function describeUsageReport(engine: Engine): void {
           cachedTokens: 0,
           totalTokens: 127,
           modelCalls: 1,
+          costMicros: null,
+          pricedCostMicros: 0,
+          unpricedCalls: 1,
         },
         {
           day: '2026-03-01',
@@ -139,6 +146,9 @@ export function describeUsageReport(engine: Engine): void {
           cachedTokens: 4,
           totalTokens: 15,
           modelCalls: 1,
+          costMicros: 70,
+          pricedCostMicros: 70,
+          unpricedCalls: 0,
         },
         {
           day: '2026-03-01',
@@ -149,6 +159,9 @@ export function describeUsageReport(engine: Engine): void {
           cachedTokens: 0,
           totalTokens: 3,
           modelCalls: 1,
+          costMicros: 1,
+          pricedCostMicros: 1,
+          unpricedCalls: 0,
         },
         {
           day: '2026-03-02',
@@ -159,6 +172,9 @@ export function describeUsageReport(engine: Engine): void {
           cachedTokens: 0,
           totalTokens: 6,
           modelCalls: 1,
+          costMicros: 34,
+          pricedCostMicros: 34,
+          unpricedCalls: 0,
         },
       ]);
       expect(body.totals.map((total) => [total.key, total.totalTokens])).toEqual([

@@ -1,7 +1,8 @@
 import type { PageAccess } from '../../auth';
 import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { PagerNav, type SearchParams } from '../../url-state';
-import { auditListQuery, parseAuditFilters } from '../audit-filters';
+import { ExportLinks } from '../../exports';
+import { auditHref, auditListQuery, parseAuditFilters } from '../audit-filters';
 import { listAudit, type AuditPage as AuditPageJson } from '../server/list-audit';
 import { AuditFilterForm } from './audit-filter-form';
 import { AuditTable } from './audit-table';
@@ -35,15 +36,18 @@ export async function AuditPage({
       {!mayRead && <MissingScopeNotice access={access} readWhat="read the audit log" />}
       {mayRead && <AuditFilterForm filters={filters} />}
       {problems.length > 0 && (
-        <ul role="alert" className="alert">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
+        <div role="alert" className="alert">
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {failure !== undefined && <ApiProblem error={failure} />}
       {page !== undefined && (
         <>
+          <ExportLinks list="audit" query={auditHref(filters, { cursor: undefined }).split('?')[1] ?? ''} />
           <AuditTable entries={page.items} filters={filters} />
           <PagerNav
             label="Pages of the audit log"

@@ -1,6 +1,8 @@
 import { formatDateTime } from '../../transcript';
+import { PrincipalLabel, PersonLink } from '../../people';
+import { SortableHeader } from '../../url-state';
 import { visibleText } from '../../visible-text';
-import { auditHref, type AuditFilters } from '../audit-filters';
+import { auditHref, auditSorting, type AuditFilters } from '../audit-filters';
 import type { AuditEntry } from '../server/list-audit';
 
 /** The tail of an id: UUIDv7 ids made close together share their (time) head, never their tail. */
@@ -27,18 +29,19 @@ function detailsText(details: AuditEntry['details']): string {
   return JSON.stringify(details);
 }
 
-/** Audit records, newest first; ids link to the same log filtered by them. */
+/** Audit records in the URL's order (newest first by default); ids link to the same log filtered by them. */
 export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[]; filters: AuditFilters }) {
   if (entries.length === 0) return <p className="empty">No audit record matches these filters.</p>;
+  const sorting = auditSorting(filters);
   return (
     <div className="table-scroll">
       <table>
-        <caption className="visually-hidden">Audit records, newest first</caption>
+        <caption className="visually-hidden">Audit records</caption>
         <thead>
           <tr>
-            <th scope="col">When</th>
+            <SortableHeader field="at" label="When" sorting={sorting} />
             <th scope="col">Actor</th>
-            <th scope="col">Action</th>
+            <SortableHeader field="action" label="Action" sorting={sorting} firstDirection="asc" />
             <th scope="col">Outcome</th>
             <th scope="col">Target</th>
             <th scope="col">Target user</th>
@@ -50,51 +53,69 @@ export function AuditTable({ entries, filters }: { entries: readonly AuditEntry[
         <tbody>
           {entries.map((entry) => (
             <tr key={entry.id}>
-              <td>
+              <td data-label="When">
                 <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
               </td>
-              <td className="mono">
+              <td data-label="Actor">
+                {entry.actorKind === 'user' ? (
+                  <PersonLink id={entry.actorPrincipalId} name={entry.actorName} />
+                ) : (
+                  <PrincipalLabel
+                    id={entry.actorPrincipalId}
+                    kind={actorKindText(entry) ?? entry.actorKind}
+                  />
+                )}{' '}
                 <a
                   href={auditHref(filters, { actor: entry.actorPrincipalId, cursor: undefined })}
-                  title={visibleText(entry.actorPrincipalId)}
+                  title={`Only the records of ${visibleText(entry.actorPrincipalId)}`}
+                  className="muted"
                 >
-                  {shortId(entry.actorPrincipalId)}
+                  only these
                 </a>
-                {actorKindText(entry) !== null && <span className="muted"> ({actorKindText(entry)})</span>}
                 {entry.wayIn !== null && <div className="muted">via {visibleText(entry.wayIn)}</div>}
               </td>
-              <td className="mono">
+              <td className="mono" data-label="Action">
                 <a href={auditHref(filters, { action: entry.action, cursor: undefined })}>{entry.action}</a>
               </td>
-              <td>
+              <td data-label="Outcome">
                 <a href={auditHref(filters, { outcome: entry.outcome, cursor: undefined })}>
                   {entry.outcome}
                 </a>
               </td>
-              <td className="mono" title={entry.target?.id ? visibleText(entry.target.id) : undefined}>
+              <td
+                className="mono"
+                data-label="Target"
+                title={entry.target?.id ? visibleText(entry.target.id) : undefined}
+              >
                 {targetText(entry.target)}
               </td>
-              <td className="mono">
+              <td data-label="Target user">
                 {entry.targetUserId === null ? (
                   '—'
                 ) : (
-                  <a
-                    href={auditHref(filters, { target: entry.targetUserId, cursor: undefined })}
-                    title={visibleText(entry.targetUserId)}
-                  >
-                    {shortId(entry.targetUserId)}
-                  </a>
+                  <>
+                    <PersonLink id={entry.targetUserId} name={entry.targetUserName} />{' '}
+                    <a
+                      href={auditHref(filters, { target: entry.targetUserId, cursor: undefined })}
+                      title={`Only the records about ${visibleText(entry.targetUserId)}`}
+                      className="muted"
+                    >
+                      only these
+                    </a>
+                  </>
                 )}
               </td>
-              <td className="mono">
+              <td className="mono" data-label="Session">
                 {entry.sessionId === null ? (
                   '—'
                 ) : (
                   <a href={`/sessions/${entry.sessionId}`}>{shortId(entry.sessionId)}</a>
                 )}
               </td>
-              <td>{entry.reason === null ? '—' : visibleText(entry.reason)}</td>
-              <td className="mono details-cell">{detailsText(entry.details)}</td>
+              <td data-label="Reason">{entry.reason === null ? '—' : visibleText(entry.reason)}</td>
+              <td className="mono details-cell" data-label="Details">
+                {detailsText(entry.details)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -19,6 +19,7 @@ const readsNoData = 'reads no data';
 const decisions: Readonly<Record<string, Scope | `${typeof readsNoData}: ${string}`>> = {
   'page.tsx': `${readsNoData}: it only sends the browser on to /sessions`,
   'sign-in/page.tsx': `${readsNoData}: the way in, for people not signed in yet`,
+  'api-unavailable/page.tsx': `${readsNoData}: proxy.ts shows it while the API cannot be reached`,
   'sessions/page.tsx': 'sessions:read-any',
   'sessions/[id]/page.tsx': 'messages:read-any',
   'search/page.tsx': 'messages:read-any',
@@ -28,6 +29,7 @@ const decisions: Readonly<Record<string, Scope | `${typeof readsNoData}: ${strin
   'lab/runs/[id]/page.tsx': 'lab:read',
   'sandbox/page.tsx': 'sandbox:read',
   'usage/page.tsx': 'usage:read',
+  'prices/page.tsx': 'usage:read',
   'console-sessions/page.tsx': 'console-sessions:read',
 };
 

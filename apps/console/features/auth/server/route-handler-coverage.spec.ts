@@ -20,6 +20,7 @@ const decisions: Readonly<Record<string, Decision>> = {
   'auth/sso/start/route.ts': 'public: a link on the sign-in page, changing nothing but a mark cookie',
   'sign-in/sso/route.ts': 'public: the API sends the browser back here; the pending mark stops login CSRF',
   'console-sessions/end/route.ts': 'form-post',
+  'exports/[list]/route.ts': 'read',
   'console-sessions/end-all/route.ts': 'form-post',
   'keys/create/route.ts': 'mutation',
   'keys/revoke/route.ts': 'form-post',

@@ -1,4 +1,5 @@
 import type { ConsoleSessionJson } from '@agentdesk/api-contract';
+import { PersonLink } from '../../people';
 import { formatDateTime } from '../../transcript';
 import { visibleText } from '../../visible-text';
 import {
@@ -8,9 +9,10 @@ import {
   type ConsoleSessionView,
 } from '../console-session-view';
 
-function personOf(session: ConsoleSessionJson): string {
-  if (session.user === null) return `…${session.userId.slice(-8)}`;
-  return visibleText(session.user.displayName ?? session.user.externalId);
+/** The person's name as the page shows it: their display name, else their external id. */
+function nameOf(session: ConsoleSessionJson): string | null {
+  if (session.user === null) return null;
+  return session.user.displayName ?? session.user.externalId;
 }
 
 /** Console sign-ins, newest first; "End" for open ones when the viewer may end them (a plain form post). */
@@ -43,28 +45,33 @@ export function ConsoleSessionsTable({
         <tbody>
           {sessions.map((session) => (
             <tr key={session.id}>
-              <td>
+              <td data-label="Person">
+                <PersonLink id={session.userId} name={nameOf(session)} />{' '}
                 <a
                   href={consoleSessionsHref(view, { userId: session.userId, cursor: undefined })}
                   title="Only this person’s sign-ins"
+                  className="muted"
                 >
-                  {personOf(session)}
+                  only theirs
                 </a>
               </td>
-              <td>{session.wayIn === 'api-key' ? 'API key' : 'single sign-on'}</td>
-              <td>
+              <td data-label="Way in">{session.wayIn === 'api-key' ? 'API key' : 'single sign-on'}</td>
+              <td data-label="Signed in">
                 <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
               </td>
-              <td>
+              <td data-label="Last seen">
                 <time dateTime={session.lastSeenAt}>{formatDateTime(session.lastSeenAt)}</time>
               </td>
-              <td className="mono">
+              <td className="mono" data-label="Address">
                 {session.clientAddress === null ? '—' : visibleText(session.clientAddress)}
               </td>
-              <td title={session.userAgent === null ? undefined : visibleText(session.userAgent)}>
+              <td
+                data-label="Browser"
+                title={session.userAgent === null ? undefined : visibleText(session.userAgent)}
+              >
                 {session.userAgent === null ? '—' : visibleText(browserSummary(session.userAgent))}
               </td>
-              <td>
+              <td data-label="State">
                 {describeState(session)}
                 {session.status === 'open' && (
                   <span className="muted">
@@ -79,14 +86,14 @@ export function ConsoleSessionsTable({
                 )}
               </td>
               {canEnd && (
-                <td>
+                <td data-label="Action">
                   {session.status === 'open' && (
                     <form method="post" action="/console-sessions/end">
                       <input type="hidden" name="sessionId" value={session.id} />
                       <button
                         type="submit"
                         className="secondary"
-                        aria-label={`End ${personOf(session)}’s sign-in`}
+                        aria-label={`End ${visibleText(nameOf(session) ?? `…${session.userId.slice(-8)}`)}’s sign-in`}
                       >
                         End
                       </button>

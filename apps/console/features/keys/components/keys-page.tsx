@@ -3,7 +3,7 @@ import { apiKeyRoles, type ApiKeyJson, type PageJson } from '@agentdesk/api-cont
 import type { PageAccess } from '../../auth';
 import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { PagerNav, singleParam, type SearchParams } from '../../url-state';
-import { keyListQuery } from '../key-list-query';
+import { keyListQuery, keySorting } from '../key-list-query';
 import { keyNoticeOf } from '../key-notices';
 import { listApiKeys } from '../server/api-keys';
 import { CreateKeyForm } from './create-key-form';
@@ -43,14 +43,19 @@ export async function KeysPage({ access, searchParams }: { access: PageAccess; s
           {mayWrite && <CreateKeyForm roles={apiKeyRoles} />}
           <h2>Existing keys</h2>
           <p>
-            <a href={keyListQuery.href({ includeRevoked: !filters.includeRevoked })}>
+            <a
+              href={keyListQuery.href(filters, {
+                includeRevoked: !filters.includeRevoked,
+                cursor: undefined,
+              })}
+            >
               {filters.includeRevoked ? 'Hide revoked keys' : 'Show revoked keys too'}
             </a>
           </p>
           {failure !== undefined && <ApiProblem error={failure} />}
           {page !== undefined && (
             <>
-              <KeysTable keys={page.items} canRevoke={mayWrite} />
+              <KeysTable keys={page.items} canRevoke={mayWrite} sorting={keySorting(filters)} />
               <PagerNav
                 label="Pages of keys"
                 links={keyListQuery.pagerLinks(filters, page.nextCursor)}

@@ -14,7 +14,7 @@ export const KEYS_PAGE_SIZE = 25;
 
 const keysPageSchema = pageJsonSchema(apiKeyJsonSchema);
 
-/** One page of keys, newest first (revoked ones too when asked). */
+/** One page of keys in the URL's order, newest first by default (revoked ones too when asked). */
 export function listApiKeys(
   credential: ApiCredential,
   filters: KeyListFilters,
@@ -25,6 +25,8 @@ export function listApiKeys(
     {
       ...pageQuery(filters.cursor, KEYS_PAGE_SIZE),
       includeRevoked: filters.includeRevoked ? 'true' : undefined,
+      sort: filters.sort,
+      dir: filters.dir,
       reason: 'console: keys page',
     },
     keysPageSchema,

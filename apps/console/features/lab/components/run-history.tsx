@@ -1,4 +1,5 @@
 import type { RunSummaryJson } from '@agentdesk/api-contract';
+import { PrincipalLabel } from '../../people';
 import { formatDateTime, formatDuration } from '../../transcript';
 
 function outcomeOf(target: RunSummaryJson['targets'][number]): string {
@@ -28,10 +29,10 @@ export function RunHistory({ runs }: { runs: readonly RunSummaryJson[] }) {
         <tbody>
           {runs.map((run) => (
             <tr key={run.id}>
-              <td>
+              <td data-label="Run">
                 <a href={`/lab/runs/${run.id}`}>{run.name}</a>
               </td>
-              <td>
+              <td data-label="Targets">
                 <ul className="inline-list">
                   {run.targets.map((target, index) => (
                     <li key={index}>
@@ -43,9 +44,13 @@ export function RunHistory({ runs }: { runs: readonly RunSummaryJson[] }) {
                   ))}
                 </ul>
               </td>
-              <td className="mono">{run.actorPrincipalId.slice(0, 8)}…</td>
-              <td className="number">{formatDuration(run.durationMs)}</td>
-              <td>
+              <td data-label="By">
+                <PrincipalLabel id={run.actorPrincipalId} name={run.actorName} />
+              </td>
+              <td className="number" data-label="Duration">
+                {formatDuration(run.durationMs)}
+              </td>
+              <td data-label="Created">
                 <time dateTime={run.createdAt}>{formatDateTime(run.createdAt)}</time>
               </td>
             </tr>

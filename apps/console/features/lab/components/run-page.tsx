@@ -1,6 +1,7 @@
 import type { RunJson } from '@agentdesk/api-contract';
 import type { PageAccess } from '../../auth';
-import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
+import { ApiProblem, ConsoleShell, MissingScopeNotice, notFoundWhenApiSaysSo } from '../../shell';
+import { PrincipalLabel } from '../../people';
 import { formatDateTime, formatDuration } from '../../transcript';
 import { readRun } from '../server/read-lab';
 import { TargetResultPanel } from './target-result-panel';
@@ -14,6 +15,7 @@ export async function RunPage({ access, runId }: { access: PageAccess; runId: st
     try {
       run = await readRun(signedIn.credential, runId);
     } catch (error) {
+      notFoundWhenApiSaysSo(error);
       failure = error;
     }
   }
@@ -38,8 +40,9 @@ export async function RunPage({ access, runId }: { access: PageAccess; runId: st
         <>
           <h1>{run.name}</h1>
           <p className="muted">
-            Run <span className="mono">{run.id}</span> by <span className="mono">{run.actorPrincipalId}</span>
-            , <time dateTime={run.createdAt}>{formatDateTime(run.createdAt)}</time>,{' '}
+            Run <span className="mono">{run.id}</span> by{' '}
+            <PrincipalLabel id={run.actorPrincipalId} name={run.actorName} />,{' '}
+            <time dateTime={run.createdAt}>{formatDateTime(run.createdAt)}</time>,{' '}
             {formatDuration(run.durationMs)}, {run.strict ? 'strict' : 'not strict'}. Reading another person’s
             run is recorded in the audit log.
           </p>

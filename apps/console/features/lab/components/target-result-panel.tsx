@@ -1,4 +1,5 @@
 import type { TargetResultJson } from '@agentdesk/api-contract';
+import { CallCostText } from '../../cost';
 import { formatDuration, formatTokens } from '../../transcript';
 import { readablePointer, valueAtPointer } from '../json-pointer';
 
@@ -67,6 +68,8 @@ export function TargetResultPanel({ result }: { result: TargetResultJson }) {
               ? ` (${formatTokens(result.usage.cachedInputTokens)} cached)`
               : '')}
         {result.finishReason !== null && ` · finish: ${result.finishReason}`}
+        {' · cost '}
+        <CallCostText costMicros={result.costMicros} />
       </p>
       {result.error !== undefined && (
         <div role="note" aria-label={`Error of ${result.model}`} className="failure">

@@ -1,4 +1,5 @@
 import type { BuildJson } from '@agentdesk/api-contract';
+import { PersonLink, PrincipalLabel } from '../../people';
 import { formatDateTime, formatDuration } from '../../transcript';
 import { sandboxQuery } from '../sandbox-query';
 import { shortImageId } from './format-sandbox';
@@ -11,11 +12,24 @@ function whoAskedInFull(build: BuildJson): string | undefined {
   return undefined;
 }
 
-/** Who asked, short (the whole of it is in the cell's title). */
-function whoAsked(build: BuildJson): string {
-  if (build.actor !== null) return `${build.actor.principalId.slice(0, 8)}…`;
-  if (build.session !== null) return `Session ${build.session.id.slice(0, 8)}…`;
-  return 'API start-up';
+/** Who asked: the person (by name, linking to their page), the session and its owner, or the API itself. */
+function WhoAsked({ build }: { build: BuildJson }) {
+  if (build.actor !== null) return <PrincipalLabel id={build.actor.principalId} name={build.actor.name} />;
+  if (build.session !== null)
+    return (
+      <>
+        <a href={`/sessions/${encodeURIComponent(build.session.id)}`} className="mono">
+          Session {build.session.id.slice(0, 8)}…
+        </a>
+        {build.session.ownerUserId !== null && (
+          <>
+            {' of '}
+            <PersonLink id={build.session.ownerUserId} name={build.session.ownerName} />
+          </>
+        )}
+      </>
+    );
+  return <>API start-up</>;
 }
 
 /** The latest builds, newest first: who, when, result, duration, image ids before and after (a card per build on a phone). */
@@ -43,8 +57,8 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
               <td data-label="Started">
                 <time dateTime={build.startedAt}>{formatDateTime(build.startedAt)}</time>
               </td>
-              <td className="mono" title={whoAskedInFull(build)} data-label="Who">
-                {whoAsked(build)}
+              <td title={whoAskedInFull(build)} data-label="Who">
+                <WhoAsked build={build} />
                 {build.force && <span className="muted"> (forced)</span>}
               </td>
               <td data-label="Result">
@@ -54,7 +68,7 @@ export function BuildHistory({ builds }: { builds: readonly BuildJson[] }) {
               <td className="number" data-label="Duration">
                 {build.durationMs === null ? '—' : formatDuration(build.durationMs)}
               </td>
-              <td className="mono wrap-anywhere" data-label="Image">
+              <td className="mono wrap-anywhere" data-label="Image before → after">
                 {shortImageId(build.imageIdBefore)} → {shortImageId(build.imageIdAfter)}
               </td>
               <td data-label="Log">

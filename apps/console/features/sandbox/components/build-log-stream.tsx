@@ -4,7 +4,7 @@ import type { BuildEventJson } from '@agentdesk/api-contract';
 import { useEffect, useRef, useState } from 'react';
 import { readConsoleAnswer } from '../../console-call';
 import { buildLogLineOf, buildOutcomeOf, readCheckedBuildEvent, type BuildOutcome } from '../build-log-model';
-import { createEventStreamParser } from '../server-sent-events';
+import { createEventStreamParser } from '../../event-stream';
 
 const outcomeText: Record<BuildOutcome, string> = {
   built: 'Build succeeded: a new image was built.',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEventStreamParser } from '../server-sent-events';
+import { createEventStreamParser } from '../../event-stream';
 import { checkedBuildEventStream } from './checked-build-events';
 
 async function throughChecker(chunks: readonly string[]): Promise<string> {

@@ -1,5 +1,5 @@
 import { buildEventJsonSchema, type BuildEventJson } from '@agentdesk/api-contract';
-import { createEventStreamParser } from '../server-sent-events';
+import { createEventStreamParser } from '../../event-stream';
 
 /** One SSE `data:` payload, checked against the contract; undefined when it is not a build event. */
 export function parseBuildEvent(data: string): BuildEventJson | undefined {

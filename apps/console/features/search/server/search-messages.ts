@@ -1,26 +1,18 @@
-import {
-  messageSearchHitJsonSchema,
-  pageJsonSchema,
-  type MessageSearchHitJson,
-  type PageJson,
-} from '@agentdesk/api-contract';
+import { messageSearchPageJsonSchema, type MessageSearchPageJson } from '@agentdesk/api-contract';
 import { getFromApi, type ApiCredential } from '../../api-client';
-import { pageQuery } from '../../url-state';
+import { toSearchApiQuery, type SearchFilters } from '../search-links';
 
 export const SEARCH_PAGE_SIZE = 25;
 
-const searchPageSchema = pageJsonSchema(messageSearchHitJsonSchema);
-
-/** One page of messages containing every word of `query`, newest first (the API audits it). */
+/** One page of messages containing every word of `filters.q`, narrowed by the filters, newest first (the API audits it). */
 export function searchMessages(
   credential: ApiCredential,
-  query: string,
-  cursor: string | undefined,
-): Promise<PageJson<MessageSearchHitJson>> {
+  filters: SearchFilters & { q: string },
+): Promise<MessageSearchPageJson> {
   return getFromApi(
     credential,
     '/v1/admin/search/messages',
-    { q: query, ...pageQuery(cursor, SEARCH_PAGE_SIZE), reason: 'console: message search' },
-    searchPageSchema,
+    { ...toSearchApiQuery(filters, SEARCH_PAGE_SIZE), reason: 'console: message search' },
+    messageSearchPageJsonSchema,
   );
 }

@@ -2,7 +2,8 @@ import type { PageJson, SessionJson } from '@agentdesk/api-contract';
 import type { PageAccess } from '../../auth';
 import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { PagerNav, type SearchParams } from '../../url-state';
-import { parseSessionFilters, sessionListQuery } from '../session-filters';
+import { ExportLinks } from '../../exports';
+import { parseSessionFilters, sessionListQuery, sessionSorting, sessionsHref } from '../session-filters';
 import { listSessions } from '../server/list-sessions';
 import { SessionFilterForm } from './session-filter-form';
 import { SessionsTable } from './sessions-table';
@@ -30,21 +31,28 @@ export async function SessionsPage({
     <ConsoleShell signedIn={signedIn} current="/sessions">
       <h1>Sessions</h1>
       <p className="muted">
-        Every user’s sessions, newest first. Listing other users’ sessions is recorded in the audit log.
+        Every user’s sessions, newest first unless a column header says otherwise. Listing other users’
+        sessions is recorded in the audit log.
       </p>
       {!mayRead && <MissingScopeNotice access={access} readWhat="list every user’s sessions" />}
       {mayRead && <SessionFilterForm filters={filters} />}
       {problems.length > 0 && (
-        <ul role="alert" className="alert">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
+        <div role="alert" className="alert">
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {failure !== undefined && <ApiProblem error={failure} />}
       {page !== undefined && (
         <>
-          <SessionsTable sessions={page.items} />
+          <ExportLinks
+            list="sessions"
+            query={sessionsHref(filters, { cursor: undefined }).split('?')[1] ?? ''}
+          />
+          <SessionsTable sessions={page.items} sorting={sessionSorting(filters)} />
           <PagerNav
             label="Pages of sessions"
             links={sessionListQuery.pagerLinks(filters, page.nextCursor)}

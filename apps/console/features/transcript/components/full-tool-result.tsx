@@ -2,27 +2,36 @@
 
 import type { ToolResultPageJson } from '@agentdesk/api-contract';
 import { useState } from 'react';
-import { formatTokens } from '../format';
 import { fetchFromConsole } from '../hooks/console-fetch';
+import { storedResultWording } from '../tool-result-wording';
 
 /**
- * The full output of a tool call as the tool returned it (the transcript may hold a truncated copy),
- * read from the API's store on demand, one page at a time.
+ * The full output of a tool call as the tool returned it (the model may have seen a shorter copy),
+ * read from the API's store on demand one page at a time, paged both ways.
  */
-export function FullToolResult({ sessionId, toolCallId }: { sessionId: string; toolCallId: string }) {
-  const [pages, setPages] = useState<ToolResultPageJson[]>([]);
+export function FullToolResult({
+  sessionId,
+  toolCallId,
+  modelCharacters,
+}: {
+  sessionId: string;
+  toolCallId: string;
+  /** Characters the model was given (the transcript's copy), when one was recorded. */
+  modelCharacters: number | undefined;
+}) {
+  const [page, setPage] = useState<ToolResultPageJson | undefined>();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | undefined>();
-  const last = pages[pages.length - 1];
 
   async function load(offset: number) {
     setLoading(true);
     setError(undefined);
     try {
-      const page = await fetchFromConsole<ToolResultPageJson>(
-        `/sessions/${encodeURIComponent(sessionId)}/tool-results/${encodeURIComponent(toolCallId)}?offset=${offset}`,
+      setPage(
+        await fetchFromConsole<ToolResultPageJson>(
+          `/sessions/${encodeURIComponent(sessionId)}/tool-results/${encodeURIComponent(toolCallId)}?offset=${offset}`,
+        ),
       );
-      setPages((loaded) => [...loaded, page]);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
     } finally {
@@ -35,26 +44,42 @@ export function FullToolResult({ sessionId, toolCallId }: { sessionId: string; t
     <details
       className="full-result"
       onToggle={(event) => {
-        if (event.currentTarget.open && pages.length === 0 && !loading) void load(0);
+        if (event.currentTarget.open && page === undefined && !loading) void load(0);
       }}
     >
-      <summary>Show the full stored result (as the tool returned it)</summary>
-      {last === undefined ? (
-        loading && <p className="muted">Loading the full result…</p>
+      <summary>Show the stored result, as the tool returned it</summary>
+      {page === undefined ? (
+        loading && <p className="muted">Loading the stored result…</p>
       ) : (
-        <section aria-label="Full stored result">
+        <section aria-label="Stored result">
           <p className="muted" role="status">
-            Full stored result: characters 1–{formatTokens(last.offset + last.content.length)} of{' '}
-            {formatTokens(last.totalCharacters)}
-            {last.nextOffset === null ? ' (all of it)' : ''}.
+            {storedResultWording({
+              modelCharacters,
+              storedCharacters: page.totalCharacters,
+              pageStart: page.offset,
+              pageEnd: page.offset + page.content.length,
+            })}
           </p>
           <pre className="block" tabIndex={0}>
-            {pages.map((page) => page.content).join('')}
+            {page.content}
           </pre>
-          {last.nextOffset !== null && (
-            <button type="button" onClick={() => void load(last.nextOffset ?? 0)} disabled={loading}>
-              {loading ? 'Loading…' : 'Load the next page of the full result'}
-            </button>
+          {(page.previousOffset !== null || page.nextOffset !== null) && (
+            <nav aria-label="Pages of the stored result" className="result-pager">
+              <button
+                type="button"
+                onClick={() => void load(page.previousOffset ?? 0)}
+                disabled={loading || page.previousOffset === null}
+              >
+                Previous page
+              </button>
+              <button
+                type="button"
+                onClick={() => void load(page.nextOffset ?? 0)}
+                disabled={loading || page.nextOffset === null}
+              >
+                {loading ? 'Loading…' : 'Next page'}
+              </button>
+            </nav>
           )}
         </section>
       )}

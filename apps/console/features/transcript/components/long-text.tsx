@@ -9,7 +9,7 @@ function previewOf(text: string): string | undefined {
 }
 
 /** Preformatted text (tool results, arguments) that stays readable when it is huge. */
-export function LongText({ text, label }: { text: string; label: string }) {
+export function LongText({ text, label, summary }: { text: string; label: string; summary?: string }) {
   const preview = previewOf(text);
   if (preview === undefined)
     return (
@@ -24,7 +24,7 @@ export function LongText({ text, label }: { text: string; label: string }) {
       </pre>
       <details>
         <summary>
-          Show the whole {label} ({text.length.toLocaleString('en-US')} characters)
+          {summary ?? `Show the whole ${label} (${text.length.toLocaleString('en-US')} characters)`}
         </summary>
         <pre className="block" tabIndex={0}>
           {text}

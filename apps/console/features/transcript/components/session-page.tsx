@@ -1,6 +1,7 @@
 import type { SessionWithMessagesJson } from '@agentdesk/api-contract';
 import type { PageAccess } from '../../auth';
-import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
+import { PersonLink } from '../../people';
+import { ApiProblem, ConsoleShell, MissingScopeNotice, notFoundWhenApiSaysSo } from '../../shell';
 import { visibleText } from '../../visible-text';
 import { formatDateTime } from '../format';
 import { checkMessagesOf } from '../server/check-message';
@@ -16,6 +17,7 @@ export async function SessionPage({ access, sessionId }: { access: PageAccess; s
     try {
       first = await readSessionFirstPage(signedIn.credential, sessionId);
     } catch (error) {
+      notFoundWhenApiSaysSo(error);
       failure = error;
     }
   }
@@ -46,7 +48,9 @@ export async function SessionPage({ access, sessionId }: { access: PageAccess; s
       <dl className="session-facts">
         <div>
           <dt>User</dt>
-          <dd className="mono">{visibleText(session.ownerUserId)}</dd>
+          <dd>
+            <PersonLink id={session.ownerUserId} name={session.ownerName} />
+          </dd>
         </div>
         <div>
           <dt>Portal</dt>
@@ -82,7 +86,15 @@ export async function SessionPage({ access, sessionId }: { access: PageAccess; s
           This session belongs to another user: opening it was recorded in the audit log under your name.
         </p>
       )}
-      <TranscriptView sessionId={session.id} firstPage={checkMessagesOf(first.messages)} />
+      <TranscriptView
+        sessionId={session.id}
+        firstPage={checkMessagesOf(first.messages)}
+        cost={{
+          costMicros: session.costMicros,
+          pricedCostMicros: session.pricedCostMicros,
+          unpricedCalls: session.unpricedCalls,
+        }}
+      />
     </ConsoleShell>
   );
 }

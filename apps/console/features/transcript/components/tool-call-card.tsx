@@ -1,5 +1,6 @@
 import { prettyArguments } from '../format';
 import type { ToolExchange } from '../transcript-model';
+import { transcriptCopySummary } from '../tool-result-wording';
 import { FullToolResult } from './full-tool-result';
 import { LongText } from './long-text';
 import { RawJson } from './raw-json';
@@ -25,9 +26,11 @@ export function ToolCallCard({ exchange, sessionId }: { exchange: ToolExchange; 
       {resultText === undefined ? (
         <p className="muted">No result was recorded (the turn stopped before the tool answered).</p>
       ) : (
-        <LongText text={resultText} label="result" />
+        <LongText text={resultText} label="result" summary={transcriptCopySummary(resultText.length)} />
       )}
-      {result !== undefined && <FullToolResult sessionId={sessionId} toolCallId={call.id} />}
+      {result !== undefined && (
+        <FullToolResult sessionId={sessionId} toolCallId={call.id} modelCharacters={resultText?.length} />
+      )}
       <RawJson value={{ call, result: result ?? null }} label="Raw JSON of the call and its result" />
     </article>
   );

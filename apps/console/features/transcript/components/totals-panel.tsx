@@ -1,8 +1,20 @@
+import { CostText, type CostFields } from '../../cost';
 import type { TranscriptTotals } from '../transcript-model';
 import { formatDuration, formatTokens } from '../format';
 
-/** The session at a glance: turns, failures, latency, calls and tokens by kind. */
-export function TotalsPanel({ totals, complete }: { totals: TranscriptTotals; complete: boolean }) {
+/**
+ * The session at a glance: turns, failures, latency, calls, tokens by kind and the cost (the
+ * session's, as the API computed it when each answer was written: unknown when a model had no price).
+ */
+export function TotalsPanel({
+  totals,
+  complete,
+  cost,
+}: {
+  totals: TranscriptTotals;
+  complete: boolean;
+  cost?: CostFields | undefined;
+}) {
   const figures: [string, string][] = [
     ['Turns', String(totals.turns)],
     ['Failed turns', String(totals.failedTurns)],
@@ -30,6 +42,14 @@ export function TotalsPanel({ totals, complete }: { totals: TranscriptTotals; co
             <dd>{value}</dd>
           </div>
         ))}
+        {cost !== undefined && (
+          <div>
+            <dt>Cost</dt>
+            <dd>
+              <CostText cost={cost} />
+            </dd>
+          </div>
+        )}
       </dl>
       {!complete && <p className="muted">Totals so far: the rest of the transcript is loading.</p>}
     </section>

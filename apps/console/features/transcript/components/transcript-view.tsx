@@ -11,6 +11,7 @@ import {
   type TranscriptRow,
 } from '../transcript-rows';
 import { MessageView } from './message-view';
+import type { CostFields } from '../../cost';
 import { TotalsPanel } from './totals-panel';
 import { TurnHeader } from './turn-view';
 import { VirtualList } from './virtual-list';
@@ -31,11 +32,14 @@ function linkedMessageId(): string | undefined {
 export function TranscriptView({
   sessionId,
   firstPage,
+  cost,
 }: {
   sessionId: string;
   firstPage: PageJson<CheckedMessage>;
+  /** The session's cost when the page was read. */
+  cost?: CostFields;
 }) {
-  const { messages, complete, live, error } = useTranscript(sessionId, firstPage);
+  const { messages, complete, live, feed, error } = useTranscript(sessionId, firstPage);
   const turns = useMemo(() => buildTurns(messages), [messages]);
   const totals = useMemo(() => transcriptTotals(turns), [turns]);
   const rows = useMemo(() => transcriptRows(turns), [turns]);
@@ -68,12 +72,16 @@ export function TranscriptView({
 
   return (
     <>
-      <TotalsPanel totals={totals} complete={complete} />
+      <TotalsPanel totals={totals} complete={complete} cost={cost} />
       <p className="transcript-progress muted" role="status">
         {complete
           ? `${messages.length.toLocaleString('en-US')} messages`
           : `Loading the transcript: ${messages.length.toLocaleString('en-US')} messages so far…`}
-        {live && ' · A turn is running: this page follows it live.'}
+        {/* A polite status: it changes when a turn starts or ends, never with each streamed word. */}
+        {live &&
+          (feed === 'open'
+            ? ' · A turn is running: this page shows it as it happens.'
+            : ' · A turn is running: this page follows it live.')}
       </p>
       {linked !== undefined && complete && linkedRowKey === undefined && (
         <p role="alert" className="alert">

@@ -55,6 +55,11 @@ export function readMessagesPage(
   );
 }
 
+/** The API's live feed of a session (with the reason the audit log records). */
+export function liveFeedPath(sessionId: string): string {
+  return `${sessionPath(sessionId)}/live?${new URLSearchParams({ reason: AUDIT_REASON }).toString()}`;
+}
+
 /** One page of the full stored output of a tool call. */
 export function readToolResultPage(
   credential: ApiCredential,

@@ -1,9 +1,10 @@
-import { NO_STORE, consoleRefusal, relayFromApi } from '../../api-client';
+import { NO_STORE, consoleRefusal, relayEventStream, relayFromApi } from '../../api-client';
 import { routeCaller } from '../../auth';
 import { transcriptJsonExport } from '../export/transcript-json';
 import { transcriptMarkdown } from '../export/transcript-markdown';
 import { checkMessagesOf } from './check-message';
-import { readMessagesPage, readToolResultPage, readWholeTranscript } from './read-session';
+import { checkedLiveEventStream } from './checked-live-events';
+import { liveFeedPath, readMessagesPage, readToolResultPage, readWholeTranscript } from './read-session';
 
 type Params<Names extends string> = { params: Promise<Record<Names, string>> };
 
@@ -19,6 +20,22 @@ export async function handleMessagesPage(request: Request, { params }: Params<'i
   return relayFromApi(
     () => readMessagesPage(caller.signedIn.credential, id, cursor === '' ? null : cursor),
     (page) => Response.json(checkMessagesOf(page), { headers: NO_STORE }),
+  );
+}
+
+/**
+ * `GET /sessions/:id/live`: the session's running turns as they happen, the API's event stream
+ * relayed event by event (each checked against the contract); the API audits the read.
+ */
+export async function handleLiveFeed(request: Request, { params }: Params<'id'>): Promise<Response> {
+  const caller = await routeCaller(request, 'read');
+  if (!caller.ok) return caller.refusal;
+  const { id } = await params;
+  return relayEventStream(
+    caller.signedIn.credential,
+    liveFeedPath(id),
+    request.signal,
+    checkedLiveEventStream,
   );
 }
 

@@ -1,5 +1,6 @@
 import { usageGroupings } from '@agentdesk/api-contract';
-import { groupingLabels, usageHref, type UsageView } from '../usage-view';
+import { DatePresets, FilterForm } from '../../url-state';
+import { groupingLabels, usageHref, usageMeasures, type UsageView } from '../usage-view';
 
 /** The grouping as links (each a bookmarkable URL) and the range as a GET form: the view lives in the URL. */
 export function UsageControls({ view }: { view: UsageView }) {
@@ -17,8 +18,25 @@ export function UsageControls({ view }: { view: UsageView }) {
           </a>
         ))}
       </nav>
-      <form method="get" action="/usage" className="filters" aria-label="Date range">
+      <nav aria-label="Chart by" className="usage-groupings">
+        <span className="muted">Chart by</span>
+        {usageMeasures.map((measure) => (
+          <a
+            key={measure}
+            href={usageHref(view, { measure })}
+            aria-current={measure === view.measure ? 'true' : undefined}
+          >
+            {measure === 'tokens' ? 'Tokens' : 'Cost'}
+          </a>
+        ))}
+      </nav>
+      <FilterForm
+        action="/usage"
+        label="Date range"
+        range={{ from: 'from', to: 'to', fromTitle: 'From', toTitle: 'To' }}
+      >
         <input type="hidden" name="groupBy" value={view.groupBy} />
+        <input type="hidden" name="measure" value={view.measure} />
         <div className="field">
           <label htmlFor="usage-from">From</label>
           <input id="usage-from" name="from" type="date" defaultValue={view.from ?? ''} />
@@ -29,9 +47,9 @@ export function UsageControls({ view }: { view: UsageView }) {
         </div>
         <div className="field actions">
           <button type="submit">Show range</button>
-          <a href={usageHref({ groupBy: view.groupBy })}>Last 30 days</a>
         </div>
-      </form>
+      </FilterForm>
+      <DatePresets hrefFor={(preset) => usageHref(view, { from: preset.from, to: preset.to })} />
     </div>
   );
 }

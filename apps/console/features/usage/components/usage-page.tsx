@@ -1,12 +1,13 @@
 import { can } from '@agentdesk/authz';
 import type { UsageReportJson } from '@agentdesk/api-contract';
 import type { PageAccess } from '../../auth';
+import { ExportLinks } from '../../exports';
 import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { layoutUsageChart } from '../chart-layout';
 import { loadUsage } from '../server/load-usage';
 import { userNamesFor } from '../server/user-names';
 import type { SearchParams } from '../../url-state';
-import { parseUsageView, type KeyNames } from '../usage-view';
+import { parseUsageView, usageHref, type KeyNames } from '../usage-view';
 import { UsageChart } from './usage-chart';
 import { UsageControls } from './usage-controls';
 import { UsageTable, UsageTotals } from './usage-table';
@@ -41,28 +42,39 @@ export async function UsagePage({
     <ConsoleShell signedIn={signedIn} current="/usage">
       <h1>Usage</h1>
       <p className="muted">
-        Tokens of every model call that reported usage, per UTC day. Reading it is recorded in the audit log.
+        Tokens and cost of every model call that reported usage, per UTC day (each call costed with the price
+        in effect when it was made; <a href="/prices">model prices</a>). Reading it is recorded in the audit
+        log.
       </p>
       {!mayRead && <MissingScopeNotice access={access} readWhat="read usage" />}
       {mayRead && <UsageControls view={view} />}
       {problems.length > 0 && (
-        <ul role="alert" className="alert">
-          {problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
+        <div role="alert" className="alert">
+          <ul>
+            {problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
       )}
       {failure !== undefined && <ApiProblem error={failure} />}
       {report !== undefined && (
         <>
           <UsageTotals report={report} />
+          {/* Every model call of the range, one row each (the grouping is the chart's, not the file's). */}
+          <ExportLinks list="usage" query={usageHref(view).split('?')[1] ?? ''} />
           {report.items.length === 0 ? (
             <p className="notice">
               No model call reported usage from {report.from} to {report.to}.
             </p>
           ) : (
             <>
-              <UsageChart layout={layoutUsageChart(report)} groupBy={report.groupBy} names={names} />
+              <UsageChart
+                layout={layoutUsageChart(report, view.measure)}
+                groupBy={report.groupBy}
+                names={names}
+                measure={view.measure}
+              />
               <UsageTable report={report} names={names} />
             </>
           )}

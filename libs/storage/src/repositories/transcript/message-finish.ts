@@ -8,6 +8,7 @@ import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Database, MessagesTable } from '../../database-schema';
 import { toMessage, type Message } from '../../models/message';
 import { toColumnText } from '../../models/message-columns';
+import type { CallCost } from '../../models/model-price';
 import type { TokenUsage } from '../../models/session';
 import { StorageError, StorageErrorCode } from '../../storage-error';
 import type { RepositoryContext } from '../repository-context';
@@ -21,6 +22,8 @@ export interface AnswerOutcome {
   /** The tool calls the model asked for (null: none). */
   readonly toolCalls?: readonly StoredToolCall[] | null;
   readonly usage?: TokenUsage | null;
+  /** What the call cost, added to the session's cost (without it, a call with usage counts as unpriced). */
+  readonly cost?: CallCost | null;
   readonly model?: string | null;
   readonly compressionEvents?: readonly StoredCompressionEvent[] | null;
   /** Tokens of the final content and tool calls (see `NewMessage.tokenCount`). */
@@ -31,6 +34,7 @@ export interface AnswerOutcome {
 export interface FailureOutcome {
   readonly error: TurnError;
   readonly usage?: TokenUsage | null;
+  readonly cost?: CallCost | null;
   /** What the model produced before the failure (e.g. a stream cut or a client disconnect). */
   readonly contentParts?: readonly StoredContentPart[];
   readonly model?: string | null;
@@ -68,7 +72,14 @@ export async function finishMessage(
   const now = context.clock();
   const finishPending = (db: QueryCreator<Database>) => finishPendingMessage(db, target, outcome, now);
   const addToSession = (db: QueryCreator<Database>) =>
-    addFinishedToSession(db, target, outcome.usage ?? null, options.releaseLeaseOf, now);
+    addFinishedToSession(
+      db,
+      target,
+      outcome.usage ?? null,
+      outcome.cost ?? null,
+      options.releaseLeaseOf,
+      now,
+    );
   let row: Selectable<MessagesTable> | undefined;
   if (context.dialect === 'postgres') {
     // One statement, one round trip (instead of BEGIN, two UPDATEs and COMMIT): both updates of a
@@ -134,6 +145,7 @@ function addFinishedToSession(
   db: QueryCreator<Database>,
   target: FinishTarget,
   usage: TokenUsage | null,
+  cost: CallCost | null,
   releasedTurn: string | undefined,
   now: number,
 ) {
@@ -141,7 +153,7 @@ function addFinishedToSession(
     .updateTable('sessions')
     .set((eb) => ({
       updated_at: now,
-      ...addedToSessionTotals(eb, usage),
+      ...addedToSessionTotals(eb, usage, cost),
       // The turn's last write gives its lease back in the same statement (a no-op when another
       // turn holds it), instead of one more round trip after it.
       ...(releasedTurn === undefined

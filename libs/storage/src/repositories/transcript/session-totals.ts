@@ -1,5 +1,6 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../database-schema';
+import type { CallCost } from '../../models/model-price';
 import type { TokenUsage } from '../../models/session';
 
 /** A message's usage columns (all null without usage). */
@@ -17,14 +18,25 @@ export function usageColumns(usage: TokenUsage | null): {
   };
 }
 
-/** A session's token totals plus `usage` (nothing to set without usage). */
-export function addedToSessionTotals(eb: ExpressionBuilder<Database, 'sessions'>, usage: TokenUsage | null) {
+/**
+ * A session's token totals plus `usage`, and its cost plus the call's (nothing to set without
+ * usage). A call with usage but no cost (no price for its model, or none given) counts as unpriced.
+ */
+export function addedToSessionTotals(
+  eb: ExpressionBuilder<Database, 'sessions'>,
+  usage: TokenUsage | null,
+  cost?: CallCost | null,
+) {
   if (usage === null) return {};
+  const costMicros = cost?.costMicros ?? null;
   return {
     input_tokens: eb('input_tokens', '+', usage.input),
     output_tokens: eb('output_tokens', '+', usage.output),
     thinking_tokens: eb('thinking_tokens', '+', usage.thinking),
     cached_tokens: eb('cached_tokens', '+', usage.cached),
+    ...(costMicros === null
+      ? { unpriced_calls: eb('unpriced_calls', '+', 1) }
+      : { cost_micros: eb('cost_micros', '+', costMicros) }),
   };
 }
 

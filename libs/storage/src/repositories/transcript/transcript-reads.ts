@@ -11,7 +11,7 @@ import {
   type HistoryPageRequest,
   type TokenCountFill,
 } from './message-reads';
-import { searchMessages, type MessageSearchHit } from './message-search';
+import { searchMessages, type MessageSearchFilters, type MessageSearchHit } from './message-search';
 import { adminAccess, ownerAccess } from './owner-scope';
 import { getToolResult, listToolResults } from './tool-result-reads';
 
@@ -92,10 +92,14 @@ export class TranscriptReads {
   }
 
   /**
-   * Messages of every user containing every word of `query`, newest first (audited admin/viewer
-   * reads); a query of no words (only punctuation) finds nothing.
+   * Messages of every user containing every word of `query` (the last as a prefix), narrowed by
+   * `filters`, newest first (audited admin/viewer reads); a query of no words finds nothing.
    */
-  searchMessages(query: string, page: PageRequest = {}): Promise<Page<MessageSearchHit>> {
-    return searchMessages(this.context, query, page);
+  searchMessages(
+    query: string,
+    page: PageRequest = {},
+    filters: MessageSearchFilters = {},
+  ): Promise<Page<MessageSearchHit>> {
+    return searchMessages(this.context, query, page, filters);
   }
 }

@@ -1,0 +1,3 @@
+import { describeExports } from './suites/exports.suite';
+
+describeExports('postgres');

@@ -1,0 +1,3 @@
+import { describeListDateRanges } from './suites/list-date-ranges.suite';
+
+describeListDateRanges('postgres');

@@ -1,0 +1,3 @@
+import { describeModelPrices } from './suites/model-prices.suite';
+
+describeModelPrices('postgres');

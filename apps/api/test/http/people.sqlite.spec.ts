@@ -1,0 +1,3 @@
+import { describePeople } from './suites/people.suite';
+
+describePeople('sqlite');

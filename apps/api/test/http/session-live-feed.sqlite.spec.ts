@@ -1,0 +1,3 @@
+import { describeSessionLiveFeed } from './suites/session-live-feed.suite';
+
+describeSessionLiveFeed('sqlite');

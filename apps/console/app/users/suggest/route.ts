@@ -1,0 +1,4 @@
+import { handlePeopleSuggestions } from '../../../features/people';
+
+export const dynamic = 'force-dynamic';
+export const GET = handlePeopleSuggestions;

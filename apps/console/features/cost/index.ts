@@ -1,0 +1,2 @@
+export { CallCostText, CostText } from './cost-text';
+export { formatMicroDollars, unknownCostReason, type CostFields } from './format-cost';

@@ -1,0 +1,2 @@
+export { ExportLinks } from './components/export-links';
+export { handleExport } from './server/export-handler';

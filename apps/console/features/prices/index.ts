@@ -1,0 +1,2 @@
+export { PricesPage } from './components/prices-page';
+export { handleAddPrice } from './server/price-handlers';
