@@ -328,6 +328,9 @@ async function main(): Promise<void> {
       '/keys',
       '/audit',
       '/usage',
+      '/users',
+      '/prices',
+      '/console-sessions',
     ];
     const weights: RouteWeight[] = [];
     for (const route of routes)

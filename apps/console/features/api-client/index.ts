@@ -19,5 +19,6 @@ export {
   NO_STORE,
   consoleRefusal,
   consoleRefusalCodes,
+  refusesTheAddress,
   type ConsoleRefusalReason,
 } from './server/console-refusal';

@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { ApiRequestError } from '../api-client';
+import { ApiRequestError, refusesTheAddress } from '../api-client';
 
 /**
  * A page showing one thing by its id (a session, a lab run) answers 404 with the console's
@@ -10,7 +10,5 @@ import { ApiRequestError } from '../api-client';
  */
 export function notFoundWhenApiSaysSo(error: unknown): void {
   if (!(error instanceof ApiRequestError)) return;
-  const refusesTheAddress =
-    error.status === 400 && error.code === 'VALIDATION_FAILED' && error.message.startsWith('path.');
-  if (error.status === 404 || refusesTheAddress) notFound();
+  if (error.status === 404 || refusesTheAddress(error)) notFound();
 }

@@ -17,6 +17,7 @@ describe('the console’s own refusals, in the API’s vocabulary', () => {
       'signed-out': { status: 401, code: ApiErrorCode.Unauthenticated },
       'role-may-not': { status: 403, code: ApiErrorCode.Forbidden },
       'invalid-input': { status: 400, code: ApiErrorCode.ValidationFailed },
+      'not-found': { status: 404, code: ApiErrorCode.NotFound },
       'api-unreachable': { status: 502, code: ApiErrorCode.UpstreamFailed },
     } satisfies Record<ConsoleRefusalReason, unknown>);
   });

@@ -14,6 +14,8 @@ export type ConsoleRefusalReason =
   | 'role-may-not'
   /** The request to the console itself is malformed; the message names the field. */
   | 'invalid-input'
+  /** The console has nothing at this address (e.g. an export of a list it does not know). */
+  | 'not-found'
   /** The API could not be reached, or answered outside its contract. */
   | 'api-unreachable';
 
@@ -31,6 +33,7 @@ export const consoleRefusalCodes: Readonly<
   'signed-out': { status: 401, code: ApiErrorCode.Unauthenticated },
   'role-may-not': { status: 403, code: ApiErrorCode.Forbidden },
   'invalid-input': { status: 400, code: ApiErrorCode.ValidationFailed },
+  'not-found': { status: 404, code: ApiErrorCode.NotFound },
   'api-unreachable': { status: 502, code: ApiErrorCode.UpstreamFailed },
 };
 
@@ -64,4 +67,14 @@ export function consoleRefusal(reason: ConsoleRefusalReason, message?: string): 
   const words = message ?? (hasFixedMessage(reason) ? fixedMessages[reason] : code);
   const body: ErrorBody = { error: { code, message: words, requestId: null } };
   return Response.json(body, { status, headers: NO_STORE });
+}
+
+/**
+ * Whether the API refused the address itself (`path.id: must be an id …`, a 400 of its validation):
+ * an address that can name nothing, which a page answers as not found.
+ */
+export function refusesTheAddress(error: { status: number; code: string; message: string }): boolean {
+  return (
+    error.status === 400 && error.code === ApiErrorCode.ValidationFailed && error.message.startsWith('path.')
+  );
 }

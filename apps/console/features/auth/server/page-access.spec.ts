@@ -31,6 +31,8 @@ const decisions: Readonly<Record<string, Scope | `${typeof readsNoData}: ${strin
   'usage/page.tsx': 'usage:read',
   'prices/page.tsx': 'usage:read',
   'console-sessions/page.tsx': 'console-sessions:read',
+  'users/page.tsx': 'users:read',
+  'users/[id]/page.tsx': 'users:read',
 };
 
 const appRoot = fileURLToPath(new URL('../../../app', import.meta.url));

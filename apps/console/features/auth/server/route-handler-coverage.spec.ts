@@ -33,6 +33,9 @@ const decisions: Readonly<Record<string, Decision>> = {
   'sessions/[id]/export/route.ts': 'read',
   'sessions/[id]/messages/route.ts': 'read',
   'sessions/[id]/tool-results/[toolCallId]/route.ts': 'read',
+  'sessions/[id]/live/route.ts': 'read',
+  'prices/add/route.ts': 'mutation',
+  'users/suggest/route.ts': 'read',
 };
 
 const consoleRoot = fileURLToPath(new URL('../../..', import.meta.url));

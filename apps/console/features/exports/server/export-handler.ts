@@ -57,23 +57,13 @@ export async function handleExport(
   if (!caller.ok) return caller.refusal;
   const { list } = await params;
   if (!(exportLists as readonly string[]).includes(list))
-    return Response.json(
-      { error: { code: 'NOT_FOUND', message: `No export named ${list}`, requestId: null } },
-      { status: 404, headers: NO_STORE },
-    );
+    return consoleRefusal('not-found', `No export named ${list}: ${exportLists.join(', ')}`);
   const url = new URL(request.url);
   const format = url.searchParams.get('format') ?? 'csv';
   if (!(exportFormats as readonly string[]).includes(format))
-    return Response.json(
-      { error: { code: 'VALIDATION_FAILED', message: 'format: must be csv or jsonl', requestId: null } },
-      { status: 400, headers: NO_STORE },
-    );
+    return consoleRefusal('invalid-input', 'format: must be csv or jsonl');
   const asked = apiQueryOf(list as ExportList, searchParamsOf(url));
-  if ('problems' in asked)
-    return Response.json(
-      { error: { code: 'VALIDATION_FAILED', message: asked.problems.join('; '), requestId: null } },
-      { status: 400, headers: NO_STORE },
-    );
+  if ('problems' in asked) return consoleRefusal('invalid-input', asked.problems.join('; '));
   const query = new URLSearchParams({ format: format as ExportFormat, reason: `console: ${list} export` });
   for (const [name, value] of Object.entries(asked.query)) if (value !== undefined) query.set(name, value);
   let response: Response;
