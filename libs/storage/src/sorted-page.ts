@@ -44,6 +44,49 @@ export function numberSortExpression(...columns: readonly string[]): RawBuilder<
   )}`;
 }
 
+/** Columns of `Row` holding numbers (or bigints read as strings), NULL allowed. */
+type NumericColumn<Row> = {
+  [Column in keyof Row & string]: Row[Column] extends number | string | bigint | null ? Column : never;
+}[keyof Row & string];
+
+/** Columns of `Row` holding text. */
+type TextColumn<Row> = {
+  [Column in keyof Row & string]: Row[Column] extends string ? Column : never;
+}[keyof Row & string];
+
+/** A sort by one numeric column (a time, a count): NULLs, where the column allows them, last. */
+export function numberColumnSort<Row>(
+  name: string,
+  column: NumericColumn<Row>,
+  options: { readonly nullable?: boolean } = {},
+): SortKey<Row> {
+  return {
+    name,
+    expression: numberSortExpression(column),
+    kind: 'number',
+    nullable: options.nullable ?? false,
+    valueOf: (row) => {
+      const value = row[column];
+      return value === null ? null : Number(value);
+    },
+  };
+}
+
+/** A sort by one text column, in code point order on both engines (`textSortExpression`). */
+export function textColumnSort<Row>(
+  dialect: DatabaseDialect,
+  name: string,
+  column: TextColumn<Row>,
+): SortKey<Row> {
+  return {
+    name,
+    expression: textSortExpression(dialect, column),
+    kind: 'text',
+    nullable: false,
+    valueOf: (row) => String(row[column]),
+  };
+}
+
 /**
  * Runs a filtered listing as one keyset page in the order of `key` then `id`, both in `direction`:
  * `(value, id)` after the cursor's (NULL values last in both directions, then by id), `limit + 1`

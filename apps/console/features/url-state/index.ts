@@ -1,5 +1,6 @@
 export { DatePresets } from './components/date-presets';
 export { FilterForm } from './components/filter-form';
+export { DateRangeFields, FilterActions } from './components/filter-parts';
 export { PagerNav } from './components/pager-nav';
 export { SortableHeader } from './components/sortable-header';
 export { datePresets, dayRangeProblem, queryOfSetFields, utcDay, type DatePreset } from './date-range';

@@ -11,7 +11,7 @@ import {
   StorageError,
   StorageErrorCode,
 } from '../storage-error';
-import { sortedPage, textSortExpression, type SortKey } from '../sorted-page';
+import { numberColumnSort, sortedPage, textColumnSort, type SortKey } from '../sorted-page';
 import type { RepositoryContext } from './repository-context';
 
 /** Fields every new key has. Hashing and formatting the secret is the auth layer's job. */
@@ -114,29 +114,11 @@ export class ApiKeysRepository {
   private sortKey(field: ApiKeySortField): SortKey<Selectable<ApiKeysTable>> {
     switch (field) {
       case 'created':
-        return {
-          name: field,
-          expression: sql`${sql.ref('created_at')}`,
-          kind: 'number',
-          nullable: false,
-          valueOf: (row) => Number(row.created_at),
-        };
+        return numberColumnSort(field, 'created_at');
       case 'lastUsed':
-        return {
-          name: field,
-          expression: sql`${sql.ref('last_used_at')}`,
-          kind: 'number',
-          nullable: true,
-          valueOf: (row) => (row.last_used_at === null ? null : Number(row.last_used_at)),
-        };
+        return numberColumnSort(field, 'last_used_at', { nullable: true });
       case 'label':
-        return {
-          name: field,
-          expression: textSortExpression(this.context.dialect, 'label'),
-          kind: 'text',
-          nullable: false,
-          valueOf: (row) => row.label,
-        };
+        return textColumnSort(this.context.dialect, field, 'label');
     }
   }
 

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { defaultAuditSort, type AuditSortField, type ListSort } from '@agentdesk/api-contract';
 import type { AuditLogTable } from '../database-schema';
 import { newId } from '../ids';
@@ -15,7 +15,8 @@ import {
   allChunks,
   EXPORT_CHUNK_SIZE,
   sortedPage,
-  textSortExpression,
+  numberColumnSort,
+  textColumnSort,
   type ExportChunks,
   type SortKey,
 } from '../sorted-page';
@@ -159,21 +160,9 @@ export class AuditRepository {
   private sortKey(field: AuditSortField): SortKey<Selectable<AuditLogTable>> {
     switch (field) {
       case 'at':
-        return {
-          name: field,
-          expression: sql`${sql.ref('at')}`,
-          kind: 'number',
-          nullable: false,
-          valueOf: (row) => Number(row.at),
-        };
+        return numberColumnSort(field, 'at');
       case 'action':
-        return {
-          name: field,
-          expression: textSortExpression(this.context.dialect, 'action'),
-          kind: 'text',
-          nullable: false,
-          valueOf: (row) => row.action,
-        };
+        return textColumnSort(this.context.dialect, field, 'action');
     }
   }
 }

@@ -11,7 +11,8 @@ import {
   EXPORT_CHUNK_SIZE,
   numberSortExpression,
   sortedPage,
-  textSortExpression,
+  numberColumnSort,
+  textColumnSort,
   type ExportChunks,
   type SortKey,
 } from '../sorted-page';
@@ -241,29 +242,11 @@ export class SessionsRepository {
   private sortKey(field: SessionSortField): SortKey<Selectable<SessionsTable>> {
     switch (field) {
       case 'created':
-        return {
-          name: field,
-          expression: sql`${sql.ref('created_at')}`,
-          kind: 'number',
-          nullable: false,
-          valueOf: (row) => Number(row.created_at),
-        };
+        return numberColumnSort(field, 'created_at');
       case 'updated':
-        return {
-          name: field,
-          expression: sql`${sql.ref('updated_at')}`,
-          kind: 'number',
-          nullable: false,
-          valueOf: (row) => Number(row.updated_at),
-        };
+        return numberColumnSort(field, 'updated_at');
       case 'messages':
-        return {
-          name: field,
-          expression: sql`${sql.ref('message_count')}`,
-          kind: 'number',
-          nullable: false,
-          valueOf: (row) => Number(row.message_count),
-        };
+        return numberColumnSort(field, 'message_count');
       case 'tokens':
         return {
           name: field,
@@ -273,13 +256,7 @@ export class SessionsRepository {
           valueOf: (row) => Number(row.input_tokens) + Number(row.output_tokens),
         };
       case 'label':
-        return {
-          name: field,
-          expression: textSortExpression(this.context.dialect, 'label'),
-          kind: 'text',
-          nullable: false,
-          valueOf: (row) => row.label,
-        };
+        return textColumnSort(this.context.dialect, field, 'label');
     }
   }
 }

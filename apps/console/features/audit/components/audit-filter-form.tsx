@@ -1,4 +1,4 @@
-import { DatePresets, FilterForm } from '../../url-state';
+import { DatePresets, DateRangeFields, FilterActions, FilterForm } from '../../url-state';
 import { auditHref, auditRangeTitles, type AuditFilters } from '../audit-filters';
 
 /** A GET form: the filters go into the URL, so a filtered log can be bookmarked and shared. */
@@ -41,21 +41,8 @@ export function AuditFilterForm({ filters }: { filters: AuditFilters }) {
           <label htmlFor="audit-session">Session id</label>
           <input id="audit-session" name="session" defaultValue={filters.session ?? ''} spellCheck={false} />
         </div>
-        <div className="field">
-          <label htmlFor="audit-from">From</label>
-          <input id="audit-from" name="from" type="date" defaultValue={filters.from ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="audit-to">To</label>
-          <input id="audit-to" name="to" type="date" defaultValue={filters.to ?? ''} />
-        </div>
-        <div className="field actions">
-          <button type="submit">Apply filters</button>
-          <a href="/audit">Clear</a>
-        </div>
-        {/* The order chosen by a column header stays when the filters change. */}
-        {filters.sort !== undefined && <input type="hidden" name="sort" value={filters.sort} />}
-        {filters.dir !== undefined && <input type="hidden" name="dir" value={filters.dir} />}
+        <DateRangeFields idPrefix="audit" from={filters.from} to={filters.to} />
+        <FilterActions clearHref="/audit" sort={filters.sort} dir={filters.dir} />
       </FilterForm>
       <DatePresets
         hrefFor={(preset) => auditHref(filters, { from: preset.from, to: preset.to, cursor: undefined })}

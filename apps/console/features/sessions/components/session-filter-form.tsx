@@ -1,5 +1,5 @@
 import { PersonSuggestions } from '../../people';
-import { DatePresets, FilterForm } from '../../url-state';
+import { DatePresets, DateRangeFields, FilterActions, FilterForm } from '../../url-state';
 import { sessionRangeTitles, sessionsHref, type SessionFilters } from '../session-filters';
 
 /** A GET form: applying filters changes the URL, so the list is bookmarkable and Back works. */
@@ -43,21 +43,13 @@ export function SessionFilterForm({ filters }: { filters: SessionFilters }) {
             <option value="closed">Closed</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="filter-from">Created from</label>
-          <input id="filter-from" name="from" type="date" defaultValue={filters.from ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="filter-to">Created to</label>
-          <input id="filter-to" name="to" type="date" defaultValue={filters.to ?? ''} />
-        </div>
-        <div className="field actions">
-          <button type="submit">Apply filters</button>
-          <a href="/sessions">Clear</a>
-        </div>
-        {/* The order chosen by a column header stays when the filters change. */}
-        {filters.sort !== undefined && <input type="hidden" name="sort" value={filters.sort} />}
-        {filters.dir !== undefined && <input type="hidden" name="dir" value={filters.dir} />}
+        <DateRangeFields
+          idPrefix="filter"
+          labels={{ from: 'Created from', to: 'Created to' }}
+          from={filters.from}
+          to={filters.to}
+        />
+        <FilterActions clearHref="/sessions" sort={filters.sort} dir={filters.dir} />
       </FilterForm>
       <DatePresets
         hrefFor={(preset) => sessionsHref(filters, { from: preset.from, to: preset.to, cursor: undefined })}
