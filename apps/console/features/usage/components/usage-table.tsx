@@ -28,7 +28,9 @@ export function UsageTable({ report, names }: { report: UsageReportJson; names: 
         <tbody>
           {report.items.map((item) => (
             <tr key={`${item.day} ${String(item.key)}`}>
-              <td data-label="Day">{item.day}</td>
+              <td data-label="Day">
+                <time dateTime={item.day}>{item.day}</time>
+              </td>
               <td
                 data-label={label}
                 title={item.key !== null && names.has(item.key) ? visibleText(item.key) : undefined}
