@@ -181,3 +181,4 @@ export {
   type SessionSortField,
   type SortDirection,
 } from './list-sorts';
+export * from './qa-suites';
