@@ -6,17 +6,33 @@
  * GOOGLE_API_KEY), model calls go to the local provider emulator, started here and announced as
  * such: answers are canned, not a model's. With a key, the same code talks to the real provider.
  *
+ * Offline, the emulator's structured-output answers go wrong now and then, reproducibly and at a
+ * different rate per model (`demoVariation`, documented in libs/provider-emulator/README.md), so the
+ * demo QA suite (`demo/qa-demo-suite.yaml`, created here when an admin key is at hand) shows models
+ * that differ.
+ *
  * `npm start -- --demo-sso` also starts a local OpenID provider and turns single sign-on on for it
  * (`demo-sso.ts`); never without the flag.
  */
 import { fileURLToPath } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { startProviderEmulator } from '@agentdesk/provider-emulator';
+import { startProviderEmulator, type VariationSettings } from '@agentdesk/provider-emulator';
 import { ensureConsolePortFree, startConsole } from './console-server';
 import { DEMO_SSO_FLAG, startDemoSso } from './demo-sso';
+import { DEMO_SUITE_NAME, seedDemoSuite, type DemoSuiteOutcome } from './demo/seed-demo-suite';
 import { prepareSandboxForStart } from './sandbox-banner';
 
 const providerKeyVariables = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY'];
+
+/**
+ * The offline emulator's invalid structured-output answers: per model, the share that breaks the
+ * schema (invalid enum, missing required, wrong type, prose around the JSON). The demo suite's
+ * three models; every other model at the default. Documented in libs/provider-emulator/README.md.
+ */
+const demoVariation: VariationSettings = {
+  seed: 'demo-3',
+  rates: { default: 0.1, 'gpt-4o-mini': 0.2, 'claude-3-5-haiku-latest': 0.1, 'gemini-2.0-flash': 0.4 },
+};
 
 async function main(): Promise<void> {
   const unknown = process.argv.slice(2).filter((argument) => argument !== DEMO_SSO_FLAG);
@@ -28,7 +44,7 @@ async function main(): Promise<void> {
   await ensureConsolePortFree({ host: host(), port: consolePort() });
   const offline = !providerKeyVariables.some((name) => process.env[name]);
   if (offline) {
-    const emulator = await startProviderEmulator({ defaultChunkSize: 4 });
+    const emulator = await startProviderEmulator({ defaultChunkSize: 4, variation: demoVariation });
     Object.assign(process.env, {
       OPENAI_API_KEY: 'offline-emulator',
       OPENAI_BASE_URL: emulator.openaiBaseUrl,
@@ -43,6 +59,8 @@ async function main(): Promise<void> {
         `OFFLINE: no provider key is set, so every model (gpt-*, claude-*, gemini-*) is answered by the local`,
         `provider emulator at ${emulator.url} — canned text, not a real model. Set OPENAI_API_KEY,`,
         `ANTHROPIC_API_KEY or GEMINI_API_KEY to talk to the real providers.`,
+        `Some structured-output answers are deliberately invalid (seeded, per model; change or turn off:`,
+        `PUT/DELETE ${emulator.url}/_emulator/variation — see libs/provider-emulator/README.md).`,
         '',
       ].join('\n'),
     );
@@ -61,6 +79,10 @@ async function main(): Promise<void> {
     tsconfig: fileURLToPath(new URL('../apps/api/tsconfig.json', import.meta.url)),
   })) as { startApi: () => Promise<{ url: string; generatedAdminKey: string | undefined }> };
   const { url, generatedAdminKey } = await startApi();
+  // The first start's key, or the operator's; without either the API cannot be asked (later starts
+  // find the suite the first one created).
+  const seedKey = generatedAdminKey ?? process.env.AGENTDESK_ADMIN_KEY;
+  const demoSuite = seedKey ? await seedDemoSuite(url, seedKey) : undefined;
   const consoleUrl = await startConsole({
     apiUrl: url,
     host: host(),
@@ -81,11 +103,23 @@ async function main(): Promise<void> {
       '',
       sandboxBanner,
       '',
+      ...demoSuiteBanner(demoSuite),
       ...(demoSsoBanner === undefined ? [] : [demoSsoBanner, '']),
-      `AgentDesk console: ${consoleUrl}  — sign in with ${generatedAdminKey ? 'the admin key above' : 'an admin or viewer key (a new one: npm run admin-key)'}`,
+      `AgentDesk console: ${consoleUrl}  — sign in with ${generatedAdminKey ? 'the admin key above' : 'an admin, viewer or qa key (a new one: npm run admin-key)'}`,
       '',
     ].join('\n'),
   );
+}
+
+/** How to run the demo QA suite, or why it is not there. */
+function demoSuiteBanner(outcome: DemoSuiteOutcome | undefined): string[] {
+  if (outcome === undefined) return [];
+  if (outcome.kind === 'failed') return [`Demo QA suite not created: ${outcome.message}`, ''];
+  return [
+    `QA suite "${DEMO_SUITE_NAME}"${outcome.kind === 'created' ? ' created' : ''} — run it from a shell (or the console's Suites page):`,
+    `  AGENTDESK_API_KEY=<key> npm run suite -- run '${DEMO_SUITE_NAME}' --junit qa-demo.xml`,
+    '',
+  ];
 }
 
 /** `HOST`, else 127.0.0.1 (as the API reads it). */

@@ -3,6 +3,7 @@ import { AdminModule } from './admin/admin.module';
 import { SearchModule } from './search/search.module';
 import { UsageModule } from './usage/usage.module';
 import { ModelPricesModule } from './prices/model-prices.module';
+import { QaModule } from './qa/qa.module';
 import { AgentModule } from './agent/agent.module';
 import { ApiKeysModule } from './api-keys/api-keys.module';
 import { AuditModule } from './audit/audit.module';
@@ -53,6 +54,7 @@ export class AppModule {
         LiveTurnsModule,
         UsageModule,
         ModelPricesModule,
+        QaModule,
         ...extraModules,
       ],
     };

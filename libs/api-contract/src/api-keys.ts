@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The roles a key can be created for. */
-export const apiKeyRoles = ['user', 'portal', 'viewer', 'admin'] as const;
+export const apiKeyRoles = ['user', 'portal', 'viewer', 'qa', 'admin'] as const;
 export type ApiKeyRole = (typeof apiKeyRoles)[number];
 
 /** An API key's metadata; the secret and its hash are never returned. */

@@ -8,34 +8,75 @@ import { targetResultJsonSchema } from './lab';
 /** A case id: stable across versions, so two runs of a suite can be compared case by case. */
 export const caseIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/, 'a case id is 1–80 letters, digits, ".", "_" or "-", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/,
+    'a case id is 1–80 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
 
 /** An RFC 6901 JSON pointer into the parsed output: "" is the whole output, "/items/0/sku" a member. */
 export const jsonPointerSchema = z
   .string()
   .max(1_000)
-  .regex(/^(\/([^~]|~[01])*)*$/, 'a JSON pointer is "" or starts with "/" (escape "~" as "~0" and "/" as "~1")');
+  .regex(
+    /^(\/([^~]|~[01])*)*$/,
+    'a JSON pointer is "" or starts with "/" (escape "~" as "~0" and "/" as "~1")',
+  );
 
 const labelled = { label: z.string().min(1).max(200).optional() };
 
+/** A `matches` pattern is refused when saved, not found broken in every cell of a run. */
+function compiles(pattern: string, flags: string | undefined): boolean {
+  try {
+    new RegExp(pattern, flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function minNotAboveMax(bounds: { min?: number; max?: number }): boolean {
+  return bounds.min === undefined || bounds.max === undefined || bounds.min <= bounds.max;
+}
+
 /** What a case asserts of one target's answer, beyond "valid against the case's schema" (always checked). */
 export const suiteAssertionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('equals'), pointer: jsonPointerSchema, value: z.unknown(), ...labelled }).strict(),
   z
-    .object({ kind: z.literal('one-of'), pointer: jsonPointerSchema, values: z.array(z.unknown()).min(1).max(1_000), ...labelled })
+    .object({ kind: z.literal('equals'), pointer: jsonPointerSchema, value: z.unknown(), ...labelled })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('one-of'),
+      pointer: jsonPointerSchema,
+      values: z.array(z.unknown()).min(1).max(1_000),
+      ...labelled,
+    })
     .strict(),
   z
     .object({
       kind: z.literal('matches'),
       pointer: jsonPointerSchema,
       pattern: z.string().min(1).max(2_000),
-      flags: z.string().regex(/^[imsu]*$/, 'regex flags are any of i, m, s, u').optional(),
+      flags: z
+        .string()
+        .regex(/^[imsu]*$/, 'regex flags are any of i, m, s, u')
+        .optional(),
       ...labelled,
     })
-    .strict(),
+    .strict()
+    .refine((assertion) => compiles(assertion.pattern, assertion.flags), {
+      message: 'not a valid JavaScript regular expression',
+      path: ['pattern'],
+    }),
   z
-    .object({ kind: z.literal('range'), pointer: jsonPointerSchema, min: z.number().optional(), max: z.number().optional(), ...labelled })
-    .strict(),
+    .object({
+      kind: z.literal('range'),
+      pointer: jsonPointerSchema,
+      min: z.number().optional(),
+      max: z.number().optional(),
+      ...labelled,
+    })
+    .strict()
+    .refine(minNotAboveMax, { message: '"min" is above "max"', path: ['min'] }),
   z
     .object({
       kind: z.literal('length'),
@@ -44,7 +85,8 @@ export const suiteAssertionSchema = z.discriminatedUnion('kind', [
       max: z.number().int().nonnegative().optional(),
       ...labelled,
     })
-    .strict(),
+    .strict()
+    .refine(minNotAboveMax, { message: '"min" is above "max"', path: ['min'] }),
   z.object({ kind: z.literal('latency'), maxMs: z.number().int().positive(), ...labelled }).strict(),
   z.object({ kind: z.literal('cost'), maxUsd: z.number().positive(), ...labelled }).strict(),
   /**
@@ -117,14 +159,23 @@ export const suiteDefinitionSchema = z
   .superRefine((suite, context) => {
     const seen = new Set<string>();
     suite.cases.forEach((c, index) => {
-      if (seen.has(c.id)) context.addIssue({ code: 'custom', path: ['cases', index, 'id'], message: `case id "${c.id}" is used twice` });
+      if (seen.has(c.id))
+        context.addIssue({
+          code: 'custom',
+          path: ['cases', index, 'id'],
+          message: `case id "${c.id}" is used twice`,
+        });
       seen.add(c.id);
     });
     const labels = new Set<string>();
     suite.targets.forEach((target, index) => {
       const label = target.label ?? target.model;
       if (labels.has(label))
-        context.addIssue({ code: 'custom', path: ['targets', index], message: `target "${label}" is listed twice (give one a "label")` });
+        context.addIssue({
+          code: 'custom',
+          path: ['targets', index],
+          message: `target "${label}" is listed twice (give one a "label")`,
+        });
       labels.add(label);
     });
   });
@@ -171,13 +222,24 @@ export type SuiteVersionJson = z.infer<typeof suiteVersionJsonSchema>;
 
 export const suiteJsonSchema = suiteSummaryJsonSchema.extend({
   current: suiteVersionJsonSchema,
-  versions: z.array(z.object({ version: z.number(), createdBy: z.string(), createdAt: z.string(), note: z.string().nullable() })),
+  versions: z.array(
+    z.object({
+      version: z.number(),
+      createdBy: z.string(),
+      createdAt: z.string(),
+      note: z.string().nullable(),
+    }),
+  ),
 });
 export type SuiteJson = z.infer<typeof suiteJsonSchema>;
 
 /** A save: the new definition, and the version it was edited from (a stale one answers 409). */
 export const saveSuiteBodySchema = z
-  .object({ definition: suiteDefinitionSchema, baseVersion: z.number().int().positive(), note: z.string().max(2_000).optional() })
+  .object({
+    definition: suiteDefinitionSchema,
+    baseVersion: z.number().int().positive(),
+    note: z.string().max(2_000).optional(),
+  })
   .strict();
 
 /** An import: a suite file's text in one of the documented formats. */
@@ -273,7 +335,11 @@ export const suiteRunJsonSchema = z.object({
 });
 export type SuiteRunJson = z.infer<typeof suiteRunJsonSchema>;
 
-export const suiteRunSummaryJsonSchema = suiteRunJsonSchema.omit({ cells: true, cases: true, byAssertionKind: true });
+export const suiteRunSummaryJsonSchema = suiteRunJsonSchema.omit({
+  cells: true,
+  cases: true,
+  byAssertionKind: true,
+});
 export type SuiteRunSummaryJson = z.infer<typeof suiteRunSummaryJsonSchema>;
 
 export const startRunBodySchema = z
@@ -293,7 +359,15 @@ export const runProgressEventSchema = z.discriminatedUnion('type', [
 ]);
 export type RunProgressEvent = z.infer<typeof runProgressEventSchema>;
 
-export const caseChanges = ['regression', 'fix', 'unchanged-pass', 'unchanged-fail', 'new', 'removed', 'not-judged'] as const;
+export const caseChanges = [
+  'regression',
+  'fix',
+  'unchanged-pass',
+  'unchanged-fail',
+  'new',
+  'removed',
+  'not-judged',
+] as const;
 export type CaseChange = (typeof caseChanges)[number];
 
 /** A run against an earlier run of the same suite, cell by cell (matched by case id and target label). */
@@ -310,7 +384,9 @@ export const runComparisonJsonSchema = z.object({
       after: z.enum(cellStatuses).nullable(),
     }),
   ),
-  byTarget: z.array(z.object({ target: z.string(), before: z.number().nullable(), after: z.number().nullable() })),
+  byTarget: z.array(
+    z.object({ target: z.string(), before: z.number().nullable(), after: z.number().nullable() }),
+  ),
 });
 export type RunComparisonJson = z.infer<typeof runComparisonJsonSchema>;
 
@@ -322,3 +398,42 @@ export const jsonDiffEntrySchema = z.object({
   after: z.unknown().optional(),
 });
 export type JsonDiffEntry = z.infer<typeof jsonDiffEntrySchema>;
+
+// ---- Bodies and answers of the remaining routes (added with the API) -------------------------
+
+/** `POST /v1/qa/suites`: a new suite, its definition as version 1. */
+export const createSuiteBodySchema = z
+  .object({ definition: suiteDefinitionSchema, note: z.string().max(2_000).optional() })
+  .strict();
+
+/** `POST /v1/qa/suites/:id/import`: a file's text as the suite's next version, edited from `baseVersion`. */
+export const importIntoSuiteBodySchema = importSuiteBodySchema
+  .extend({ baseVersion: z.number().int().positive(), note: z.string().max(2_000).optional() })
+  .strict();
+
+/** `POST /v1/qa/suites/:id/cases-from-lab`: a lab run's schema and prompt as a new case (a new version). */
+export const caseFromLabBodySchema = z
+  .object({
+    labRunId: z.string(),
+    caseId: caseIdSchema,
+    baseVersion: z.number().int().positive(),
+    note: z.string().max(2_000).optional(),
+  })
+  .strict();
+
+/** What an import answers: the suite, and what the file held that a suite cannot (promptfoo). */
+export const importedSuiteJsonSchema = z.object({
+  suite: suiteJsonSchema,
+  unsupported: z.array(unsupportedPartJsonSchema),
+});
+export type ImportedSuiteJson = z.infer<typeof importedSuiteJsonSchema>;
+
+/** `GET /v1/qa/runs/:id/compare/:caseId/:targetIndex`: one case on one target in both runs, and the JSON diff of the outputs. */
+export const cellComparisonJsonSchema = z.object({
+  runId: z.string(),
+  againstRunId: z.string(),
+  before: cellJsonSchema.nullable(),
+  after: cellJsonSchema.nullable(),
+  diff: z.array(jsonDiffEntrySchema),
+});
+export type CellComparisonJson = z.infer<typeof cellComparisonJsonSchema>;

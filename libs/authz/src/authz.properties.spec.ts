@@ -16,8 +16,8 @@ import { scopeReach, scopes } from './scopes';
 
 const id = fc.string({ minLength: 1, maxLength: 12 });
 const scope = fc.constantFrom(...scopes);
-const userRole = fc.constantFrom('user' as const, 'viewer' as const, 'admin' as const);
-const nonAdminUserRole = fc.constantFrom('user' as const, 'viewer' as const);
+const userRole = fc.constantFrom('user' as const, 'viewer' as const, 'qa' as const, 'admin' as const);
+const nonAdminUserRole = fc.constantFrom('user' as const, 'viewer' as const, 'qa' as const);
 
 const portal = fc
   .record({ portalId: id, trustClientUserId: fc.boolean() })

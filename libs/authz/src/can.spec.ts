@@ -3,32 +3,35 @@ import { can } from './can';
 import { anonymousPrincipal, portalPrincipal, userPrincipal, type Principal } from './principal';
 import { roleScopes } from './role-scopes';
 import { roles, type Role } from './roles';
-import { scopes, type Scope } from './scopes';
+import { scopeReach, scopes, type Scope } from './scopes';
 
 // The expected matrix, written out independently of `roleScopes` so a change to the table
 // must be made (and reviewed) twice.
 const expected: Record<Scope, Record<Role, boolean>> = {
-  'sessions:read': { user: true, portal: true, viewer: false, admin: true },
-  'sessions:write': { user: true, portal: true, viewer: false, admin: true },
-  'messages:read': { user: true, portal: true, viewer: false, admin: true },
-  'messages:write': { user: true, portal: true, viewer: false, admin: true },
-  'sessions:read-any': { user: false, portal: false, viewer: true, admin: true },
-  'messages:read-any': { user: false, portal: false, viewer: true, admin: true },
-  'users:read': { user: false, portal: false, viewer: true, admin: true },
-  'api-keys:read': { user: false, portal: false, viewer: false, admin: true },
-  'api-keys:write': { user: false, portal: false, viewer: false, admin: true },
-  'audit:read': { user: false, portal: false, viewer: false, admin: true },
-  'usage:read': { user: false, portal: false, viewer: true, admin: true },
-  'sandbox:read': { user: false, portal: false, viewer: true, admin: true },
-  'sandbox:manage': { user: false, portal: false, viewer: false, admin: true },
-  'completions:create': { user: true, portal: true, viewer: false, admin: true },
-  'lab:run': { user: false, portal: false, viewer: true, admin: true },
-  'lab:read': { user: false, portal: false, viewer: true, admin: true },
-  'identity:read': { user: true, portal: true, viewer: true, admin: true },
-  'console:sign-in': { user: false, portal: false, viewer: true, admin: true },
-  'console-sessions:read': { user: false, portal: false, viewer: false, admin: true },
-  'console-sessions:write': { user: false, portal: false, viewer: false, admin: true },
-  'prices:write': { user: false, portal: false, viewer: false, admin: true },
+  'sessions:read': { user: true, portal: true, viewer: false, qa: false, admin: true },
+  'sessions:write': { user: true, portal: true, viewer: false, qa: false, admin: true },
+  'messages:read': { user: true, portal: true, viewer: false, qa: false, admin: true },
+  'messages:write': { user: true, portal: true, viewer: false, qa: false, admin: true },
+  'sessions:read-any': { user: false, portal: false, viewer: true, qa: false, admin: true },
+  'messages:read-any': { user: false, portal: false, viewer: true, qa: false, admin: true },
+  'users:read': { user: false, portal: false, viewer: true, qa: false, admin: true },
+  'api-keys:read': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'api-keys:write': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'audit:read': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'usage:read': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'sandbox:read': { user: false, portal: false, viewer: true, qa: false, admin: true },
+  'sandbox:manage': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'completions:create': { user: true, portal: true, viewer: false, qa: false, admin: true },
+  'lab:run': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'lab:read': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'identity:read': { user: true, portal: true, viewer: true, qa: true, admin: true },
+  'console:sign-in': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'console-sessions:read': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'console-sessions:write': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'prices:write': { user: false, portal: false, viewer: false, qa: false, admin: true },
+  'suites:read': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'suites:write': { user: false, portal: false, viewer: false, qa: true, admin: true },
+  'suites:run': { user: false, portal: false, viewer: false, qa: true, admin: true },
 };
 
 // Functions over no user's data: granted by role alone, never on a user's resource.
@@ -39,6 +42,9 @@ const noUserDataScopes = new Set<Scope>([
   'identity:read',
   'console:sign-in',
   'prices:write',
+  'suites:read',
+  'suites:write',
+  'suites:run',
 ]);
 
 function principalWithRole(role: Role, id = `u-${role}`): Principal {
@@ -112,5 +118,13 @@ describe('can: principal-specific rules', () => {
     const viewer = userPrincipal({ id: 'u-viewer', role: 'viewer' });
     expect(can(viewer, 'sessions:read', { ownerUserId: 'u-viewer' })).toBe(false);
     expect(can(viewer, 'sessions:read-any', { ownerUserId: 'u-anyone' })).toBe(true);
+  });
+
+  it('a qa key runs suites but reaches no user data beyond the usage aggregate', () => {
+    const qa = userPrincipal({ id: 'u-qa', role: 'qa' });
+    expect(can(qa, 'suites:run')).toBe(true);
+    const reachingUserData = scopes.filter((scope) => scopeReach[scope] !== 'none' && can(qa, scope));
+    expect(reachingUserData).toEqual(['usage:read']);
+    expect(can(qa, 'prices:write')).toBe(false);
   });
 });

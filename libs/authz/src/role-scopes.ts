@@ -22,6 +22,7 @@ export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freez
   // QA: reads anyone's sessions, tries schemas in the structured-output lab and sees the sandbox's
   // health and the token usage; changes nothing else (rebuilds, re-pins and container removals are the admin's).
   // Signs in to the console; seeing and ending other people's console sessions is the admin's.
+  // Reads QA suites and their runs, but neither edits nor runs them (that is the `qa` role's).
   viewer: [
     'sessions:read-any',
     'messages:read-any',
@@ -29,6 +30,20 @@ export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freez
     'lab:run',
     'lab:read',
     'sandbox:read',
+    'usage:read',
+    'console:sign-in',
+    'suites:read',
+    ...identityScopes,
+  ],
+  // QA engineer: writes and runs structured-output test suites and uses the lab to build cases;
+  // sees token usage (what a run cost). No administrative right: no keys, audit, users, sandbox
+  // management, nor anyone's sessions or console sessions.
+  qa: [
+    'suites:read',
+    'suites:write',
+    'suites:run',
+    'lab:run',
+    'lab:read',
     'usage:read',
     'console:sign-in',
     ...identityScopes,

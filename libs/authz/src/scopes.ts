@@ -24,6 +24,9 @@ export const scopes = [
   'console-sessions:read',
   'console-sessions:write',
   'prices:write',
+  'suites:read',
+  'suites:write',
+  'suites:run',
 ] as const;
 
 /** One permission, e.g. `sessions:read`. */
@@ -66,4 +69,8 @@ export const scopeReach: Readonly<Record<Scope, ScopeReach>> = {
   'console-sessions:write': 'any',
   // Adding a model price version: the price table is no user's data (reading it is `usage:read`).
   'prices:write': 'none',
+  // QA suites (definitions, versions, runs): shared test fixtures, no user's data.
+  'suites:read': 'none',
+  'suites:write': 'none',
+  'suites:run': 'none',
 };

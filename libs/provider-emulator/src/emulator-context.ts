@@ -4,6 +4,7 @@ import type { RequestRecorder } from './recording/request-recorder';
 import type { ScriptQueue } from './script/script-queue';
 import { isRecord, parseJsonBody, type JsonObject, type ParsedBody } from './json';
 import type { ProviderName } from './types';
+import type { VariationSettings } from './variation/variation-settings';
 
 /** Shared state every route handler works with. */
 export interface EmulatorContext {
@@ -12,6 +13,8 @@ export interface EmulatorContext {
   defaultChunkSize: number;
   /** Model ids listed by `GET /v1/models`. */
   models: readonly string[];
+  /** Seeded variation of structured-output answers; undefined: every answer is valid. */
+  variation: VariationSettings | undefined;
 }
 
 /** Records a provider request (valid or not: rejected requests are worth asserting on too). */

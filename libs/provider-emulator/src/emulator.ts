@@ -7,6 +7,7 @@ import type { ScriptedReply } from './script/scripted-reply';
 import { parseScriptedReplies } from './script/scripted-reply-schema';
 import { createEmulatorServer } from './server';
 import type { ProviderName, RecordedRequest } from './types';
+import { parseVariationSettings, type VariationSettings } from './variation/variation-settings';
 
 /** Options of {@link startProviderEmulator}. */
 export interface ProviderEmulatorOptions {
@@ -20,6 +21,12 @@ export interface ProviderEmulatorOptions {
   defaultChunkSize?: number;
   /** Model ids listed by `GET /v1/models`; default `['gpt-test', 'claude-test', 'gemini-test']`. */
   models?: readonly string[];
+  /**
+   * Seeded, per-model invalid structured-output answers (invalid enum, missing required, wrong
+   * type, prose around the JSON), e.g. `{ seed: 7, rates: { default: 0.1, 'gpt-4o-mini': 0.2 } }`.
+   * Off by default: every default answer is then valid. Throws a TypeError when malformed.
+   */
+  variation?: VariationSettings;
 }
 
 /** A running emulator. */
@@ -44,8 +51,12 @@ export interface ProviderEmulator {
   readonly requests: RecordedRequest[];
   /** The newest recorded request, optionally of one provider. */
   lastRequest(provider?: ProviderName): RecordedRequest | undefined;
-  /** Clears the reply queue and the recorded requests. */
+  /** Clears the reply queue and the recorded requests (the variation settings stay). */
   reset(): void;
+  /** The variation settings in force; undefined when every default answer is valid. */
+  readonly variation: VariationSettings | undefined;
+  /** Turns variation on with new settings, or off (`undefined`); throws a TypeError when malformed. */
+  setVariation(settings: VariationSettings | undefined): void;
   /** Stops listening and drops every open connection, including hung and stalled ones. */
   close(): Promise<void>;
 }
@@ -73,7 +84,7 @@ export interface ProviderEmulator {
  * ```
  *
  * Out-of-process users script it over HTTP: `POST /_emulator/script`, `GET /_emulator/requests`,
- * `POST /_emulator/reset` (see the CLI, `src/cli.ts`).
+ * `POST /_emulator/reset`, `PUT /_emulator/variation` (see the CLI, `src/cli.ts`).
  */
 export async function startProviderEmulator(
   options: ProviderEmulatorOptions = {},
@@ -83,6 +94,7 @@ export async function startProviderEmulator(
     recorder: new RequestRecorder(options.maxRecordedRequests ?? 1000),
     defaultChunkSize: options.defaultChunkSize ?? 8,
     models: options.models ?? ['gpt-test', 'claude-test', 'gemini-test'],
+    variation: options.variation === undefined ? undefined : parseVariationSettings(options.variation),
   };
   const server = createEmulatorServer(context);
   await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
@@ -105,6 +117,12 @@ export async function startProviderEmulator(
       return context.recorder.all();
     },
     lastRequest: (provider) => context.recorder.last(provider),
+    get variation() {
+      return context.variation;
+    },
+    setVariation: (settings) => {
+      context.variation = settings === undefined ? undefined : parseVariationSettings(settings);
+    },
     reset: () => {
       context.queue.clear();
       context.recorder.clear();

@@ -27,6 +27,15 @@ export { scriptedReplySchema, parseScriptedReplies } from './script/scripted-rep
 export { defaultReplyText } from './reply/default-answer';
 export { jsonFromSchema } from './json-from-schema';
 export {
+  DEFAULT_RATE_KEY,
+  parseVariationSettings,
+  variationKinds,
+  variationSettingsSchema,
+  type VariationKind,
+  type VariationSettings,
+} from './variation/variation-settings';
+export { variationHeader } from './reply/reply-plan';
+export {
   findStrictSchemaViolation,
   strictSchemaErrorMessage,
   type StrictSchemaViolation,

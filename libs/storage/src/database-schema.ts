@@ -1,6 +1,7 @@
 import type { Role } from '@agentdesk/authz';
 import type { ColumnType, Generated, GeneratedAlways } from 'kysely';
 import type { AuditActorKind, AuditOutcome } from './models/audit-entry';
+import type { QaCellStatus, QaRunStatus } from './models/qa-run';
 import type { ConsoleSessionEndReason, ConsoleWayIn } from './models/console-session';
 import type { SsoRole } from './models/sso-identity';
 
@@ -157,6 +158,10 @@ export interface Database {
   console_sessions: ConsoleSessionsTable;
   sso_identities: SsoIdentitiesTable;
   sso_sign_in_codes: SsoSignInCodesTable;
+  qa_suites: QaSuitesTable;
+  qa_suite_versions: QaSuiteVersionsTable;
+  qa_suite_runs: QaSuiteRunsTable;
+  qa_run_cells: QaRunCellsTable;
 }
 
 /** `structured_output_runs`: one schema and prompt tried against several provider/model targets. */
@@ -302,4 +307,69 @@ export interface SsoSignInCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** `qa_suites` (migration 0018): one QA suite; what listings show of its latest version. */
+export interface QaSuitesTable {
+  id: string;
+  /** Unique. */
+  name: string;
+  description: string | null;
+  latest_version: number;
+  case_count: number;
+  target_count: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** `qa_suite_versions`: every saved definition of a suite, never changed; key (suite_id, version). */
+export interface QaSuiteVersionsTable {
+  suite_id: string;
+  version: number;
+  definition: JsonText;
+  note: string | null;
+  created_by: string;
+  created_at: number;
+}
+
+/** `qa_suite_runs`: one run of a suite version, with counters kept in step with its cells. */
+export interface QaSuiteRunsTable {
+  id: string;
+  suite_id: string;
+  suite_version: number;
+  status: QaRunStatus;
+  options: JsonText;
+  created_by: string;
+  created_at: number;
+  finished_at: number | null;
+  total: number;
+  /** passed + failed + errored + cancelled. */
+  done: number;
+  passed: number;
+  failed: number;
+  errored: number;
+  cancelled: number;
+}
+
+/** `qa_run_cells`: one case × target of a run; key (run_id, case_index, target_index). */
+export interface QaRunCellsTable {
+  run_id: string;
+  case_index: number;
+  target_index: number;
+  case_id: string;
+  status: QaCellStatus;
+  attempts: number;
+  claimed_by: string | null;
+  lease_until: number | null;
+  latency_ms: number | null;
+  cost_micros: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  /** JSON array of assertion kinds. */
+  failed_kinds: JsonText;
+  reason: string | null;
+  /** The target's full result and every assertion's outcome (the API owns the shape). */
+  result: JsonText | null;
+  finished_at: number | null;
 }

@@ -149,3 +149,27 @@ export {
   type ProvisionedSsoUser,
   type SsoSignInProfile,
 } from './repositories/sso-identities-repository';
+export type { QaSuite, QaSuiteVersion } from './models/qa-suite';
+export type {
+  QaCellStatus,
+  QaFinishedCellStatus,
+  QaRunCell,
+  QaRunCellWithResult,
+  QaRunCounts,
+  QaRunStatus,
+  QaSuiteRun,
+} from './models/qa-run';
+export {
+  QaSuitesRepository,
+  type NewQaSuite,
+  type NewQaSuiteVersion,
+  type SavedQaSuite,
+} from './repositories/qa-suites-repository';
+export {
+  CANCELLED_CELL_REASON,
+  QaRunsRepository,
+  type NewQaRunCell,
+  type NewQaSuiteRun,
+  type QaCellOutcome,
+  type QaLeaseState,
+} from './repositories/qa-runs-repository';

@@ -11,7 +11,14 @@ import {
 
 /** Tables listed newest first by `(created_at, id)`, with an index on exactly that order. */
 export type NewestFirstTable =
-  'api_keys' | 'sessions' | 'structured_output_runs' | 'users' | 'sandbox_builds' | 'console_sessions';
+  | 'api_keys'
+  | 'sessions'
+  | 'structured_output_runs'
+  | 'users'
+  | 'sandbox_builds'
+  | 'console_sessions'
+  | 'qa_suites'
+  | 'qa_suite_runs';
 
 /**
  * Runs a filtered listing as one keyset page, newest first: `(created_at, id) < cursor`, `limit + 1`

@@ -66,6 +66,8 @@ describe('openDatabase on SQLite', () => {
         '0015-people',
         '0016-export-indexes',
         '0017-search-prefixes',
+        '0018-qa-suites',
+        '0019-qa-key-role',
       ]);
     } finally {
       await database.destroy();
@@ -94,6 +96,8 @@ describe('openDatabase on SQLite', () => {
         '0015-people',
         '0016-export-indexes',
         '0017-search-prefixes',
+        '0018-qa-suites',
+        '0019-qa-key-role',
       ]);
     } finally {
       await database.destroy();

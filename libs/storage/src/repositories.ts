@@ -5,6 +5,8 @@ import { AuditRepository } from './repositories/audit-repository';
 import { ConsoleSessionsRepository } from './repositories/console-sessions-repository';
 import { ModelPricesRepository } from './repositories/model-prices-repository';
 import { PeopleRepository } from './repositories/people-repository';
+import { QaRunsRepository } from './repositories/qa-runs-repository';
+import { QaSuitesRepository } from './repositories/qa-suites-repository';
 import { SandboxBuildsRepository } from './repositories/sandbox-builds-repository';
 import { SessionsRepository } from './repositories/sessions-repository';
 import { SsoIdentitiesRepository } from './repositories/sso-identities-repository';
@@ -33,6 +35,10 @@ export interface Repositories {
   readonly ssoIdentities: SsoIdentitiesRepository;
   /** The people directory: users with their email, role, sessions and usage; names for pages of ids. */
   readonly people: PeopleRepository;
+  /** QA suites and their versions. */
+  readonly qaSuites: QaSuitesRepository;
+  /** QA suite runs and their cells (claimed, leased and finished by workers). */
+  readonly qaRuns: QaRunsRepository;
 }
 
 /** Builds the repositories; `clock` defaults to the wall clock (tests inject their own). */
@@ -55,5 +61,7 @@ export function createRepositories(
     consoleSessions: new ConsoleSessionsRepository(context),
     ssoIdentities: new SsoIdentitiesRepository(context),
     people: new PeopleRepository(context),
+    qaSuites: new QaSuitesRepository(context),
+    qaRuns: new QaRunsRepository(context),
   };
 }

@@ -28,7 +28,12 @@ export type StorageEntity =
   | 'structured-output-run'
   | 'sandbox-build'
   | 'console-session'
-  | 'model-price';
+  | 'model-price'
+  | 'qa-suite'
+  /** A suite version: also the entity of a save from a stale base version (a conflict). */
+  | 'qa-suite-version'
+  | 'qa-run'
+  | 'qa-run-cell';
 
 /** The one error type of the storage layer. */
 export class StorageError extends Error {

@@ -20,7 +20,7 @@ const portalKeyBody = z
 /** A key held by one user: an existing one (`userId`) or a local user found or created by `externalId`. */
 const userKeyBody = z
   .object({
-    role: z.enum(['user', 'viewer', 'admin']),
+    role: z.enum(['user', 'viewer', 'qa', 'admin']),
     label,
     userId: idSchema.optional(),
     externalId: singleLineText(256).min(1, { error: 'must not be empty' }).optional(),
@@ -33,7 +33,7 @@ const userKeyBody = z
 
 /** `POST /v1/admin/api-keys`. */
 export const createApiKeyBody = z.discriminatedUnion('role', [portalKeyBody, userKeyBody], {
-  error: 'role must be one of user, portal, viewer, admin',
+  error: 'role must be one of user, portal, viewer, qa, admin',
 });
 
 /** `GET /v1/admin/api-keys`. */

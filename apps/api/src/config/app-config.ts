@@ -25,6 +25,7 @@ import {
   readClusterSettings,
   type ClusterSettings,
 } from './cluster-settings';
+import { qaRunEnvironment, readQaRunSettings, type QaRunSettings } from './qa-run-settings';
 
 /** The zero-setup default: a SQLite file under `data/` (relative to the working directory). */
 export const DEFAULT_DATABASE_URL = 'sqlite:data/agentdesk.db';
@@ -78,6 +79,8 @@ export interface AppConfig {
   readonly consoleSessions: ConsoleSessionSettings;
   /** OpenID Connect single sign-on; undefined when off (see `sso-settings.ts`). */
   readonly sso: SsoSettings | undefined;
+  /** How QA suite runs execute their cells (see `qa-run-settings.ts`). */
+  readonly qaRuns: QaRunSettings;
 }
 
 /** Environment variables the API reads, with their meaning (also used in error messages). */
@@ -120,6 +123,7 @@ export const allConfigEnvironment = {
   ...sandboxEnvironment,
   ...clusterEnvironment,
   ...ssoEnvironment,
+  ...qaRunEnvironment,
 } as const;
 
 /** Thrown by `loadConfig`: lists every invalid variable by name, never by value. */
@@ -219,11 +223,13 @@ export function loadConfig(
   const models = parseModelRoutingSettings(environment);
   const cluster = readClusterSettings(environment);
   const sso = readSsoSettings(environment);
+  const qaRuns = readQaRunSettings(environment);
   if (
     !parsed.success ||
     sandbox.settings === undefined ||
     models.settings === undefined ||
     cluster.settings === undefined ||
+    qaRuns.settings === undefined ||
     sso.problems.length > 0
   ) {
     throw new ConfigError([
@@ -235,6 +241,7 @@ export function loadConfig(
       ...sandbox.problems,
       ...cluster.problems,
       ...sso.problems,
+      ...qaRuns.problems,
     ]);
   }
   const values = parsed.data;
@@ -269,6 +276,7 @@ export function loadConfig(
       absoluteTimeoutMs: values.AGENTDESK_CONSOLE_SESSION_MAX_MS,
     },
     sso: sso.settings,
+    qaRuns: qaRuns.settings,
     logLevel: values.LOG_LEVEL,
   };
   assertConsistent(config);
@@ -338,6 +346,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     consoleSessions: config.consoleSessions,
     sandbox: describeSandboxSettings(config.sandbox),
     cluster: describeClusterSettings(config.cluster),
+    qaRuns: config.qaRuns,
     sso:
       config.sso === undefined
         ? 'off'

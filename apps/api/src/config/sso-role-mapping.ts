@@ -4,14 +4,12 @@ import type { SsoRole } from '@agentdesk/storage';
 /**
  * Which AgentDesk role a person gets from one claim of their ID token (or userinfo), as data:
  * `{"claim":"groups","map":{"agentdesk-admins":"admin","agentdesk-viewers":"viewer"}}`.
- * `qa` is accepted as another name of `viewer` (read-only QA across users: the role that exists).
+ * `qa` writes and runs QA suites; `viewer` reads every user's sessions.
  */
 export interface RoleMapping {
   readonly claim: string;
   readonly map: Readonly<Record<string, SsoRole>>;
 }
-
-const roleNames = { admin: 'admin', viewer: 'viewer', qa: 'viewer', user: 'user', none: 'none' } as const;
 
 const mappingSchema = z
   .object({
@@ -34,12 +32,22 @@ export function parseRoleMapping(text: string): RoleMapping | string {
   if (Object.keys(parsed.data.map).length === 0) return 'must map at least one claim value';
   return {
     claim: parsed.data.claim,
-    map: Object.fromEntries(Object.entries(parsed.data.map).map(([value, role]) => [value, roleNames[role]])),
+    map: parsed.data.map,
   };
 }
 
-/** Rank of a role, to pick the highest of several mapped values (a person in two groups). */
-const rank: Readonly<Record<SsoRole, number>> = { none: 0, user: 1, viewer: 2, admin: 3 };
+/**
+ * Rank of a role, to pick the highest of several mapped values (a person in two groups). `qa` and
+ * `viewer` do not contain each other; `viewer` ranks above because it reaches every user's data,
+ * so a move from viewer to qa counts as a loss (and ends open console sessions).
+ */
+export const ssoRoleRank: Readonly<Record<SsoRole, number>> = {
+  none: 0,
+  user: 1,
+  qa: 2,
+  viewer: 3,
+  admin: 4,
+};
 
 /**
  * The role a claim's value gives: the highest mapped among its values (a string or a list of
@@ -52,7 +60,7 @@ export function roleFromClaims(mapping: RoleMapping, claims: Readonly<Record<str
   for (const item of values) {
     if (typeof item !== 'string' || !Object.hasOwn(mapping.map, item)) continue;
     const role = mapping.map[item]!;
-    if (rank[role] > rank[best]) best = role;
+    if (ssoRoleRank[role] > ssoRoleRank[best]) best = role;
   }
   return best;
 }

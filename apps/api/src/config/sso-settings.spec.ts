@@ -28,7 +28,7 @@ describe('single sign-on settings', () => {
     const sso = loadConfig(complete).sso!;
     expect(sso.allowedEmailDomains).toEqual(['example.com', 'example.org']);
     expect(sso.scopes).toEqual(['openid', 'email', 'profile']);
-    expect(sso.roleMapping.map).toEqual({ admins: 'admin', 'qa-team': 'viewer', readers: 'viewer' });
+    expect(sso.roleMapping.map).toEqual({ admins: 'admin', 'qa-team': 'qa', readers: 'viewer' });
     expect(sso.allowKeySignIn).toBe(false);
   });
 
@@ -62,7 +62,9 @@ describe('the role mapping', () => {
 
   it('gives the highest mapped role, and none without a mapped value (no default)', () => {
     expect(roleFromClaims(mapping, { groups: ['readers', 'admins'] })).toBe('admin');
-    expect(roleFromClaims(mapping, { groups: 'qa-team' })).toBe('viewer');
+    expect(roleFromClaims(mapping, { groups: 'qa-team' })).toBe('qa');
+    // viewer ranks above qa: it reaches every user's data.
+    expect(roleFromClaims(mapping, { groups: ['qa-team', 'readers'] })).toBe('viewer');
     expect(roleFromClaims(mapping, { groups: ['everyone'] })).toBe('none');
     expect(roleFromClaims(mapping, {})).toBe('none');
     // Inherited names are not mapped values.

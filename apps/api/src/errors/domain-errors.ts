@@ -81,6 +81,14 @@ function entityName(entity: StorageEntity): string {
       return 'Console session';
     case 'model-price':
       return 'Model price';
+    case 'qa-suite':
+      return 'Suite';
+    case 'qa-suite-version':
+      return 'Suite version';
+    case 'qa-run':
+      return 'Suite run';
+    case 'qa-run-cell':
+      return 'Run cell';
     default:
       return assertNever(entity, 'storage entity');
   }

@@ -1,5 +1,5 @@
 import type { Principal } from '@agentdesk/authz';
-import type { TargetResult } from './target-result';
+import type { TargetResult } from '../shared/structured-output/target-result';
 import { labTargetOrigin } from '../shared/metering/call-origins';
 import { NO_TOKENS } from '../shared/metering/metered-call';
 import type { UsageMeter } from '../shared/metering/usage-meter';

@@ -6,10 +6,10 @@ import { ModelRouter } from '../model-access/model-router';
 import { LOGGER, REPOSITORIES } from '../core/tokens';
 import type { JsonObject, Page, PageRequest, Repositories } from '@agentdesk/storage';
 import type { CreateRunBody } from './lab-inputs';
-import { runTarget } from './run-target';
+import { runTarget } from '../shared/structured-output/run-target';
 import { toRunJson, toRunSummaryJson, type RunJson, type RunSummaryJson } from './run-json';
-import { schemaNameOf } from './schema-name';
-import { toStorableJson } from './storable-json';
+import { schemaNameOf } from '../shared/structured-output/schema-name';
+import { toStorableJson } from '../shared/structured-output/storable-json';
 import { meterLabTargets } from './meter-lab-targets';
 import { UsageMeter } from '../shared/metering/usage-meter';
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { failedTurnError } from '../agent/turn-outcome';
 import { turnErrorOf } from '../agent/turn/turn-failure';
 import { httpStatusOf } from '../errors/http-status';
-import { toTargetError } from '../lab/target-result';
+import { toTargetError } from '../shared/structured-output/target-result';
 import { fromModelFailure } from '../openai-compat/openai-error';
 import { ModelCallTimeout } from './call-deadline';
 import { InvalidModelOutputError } from './invalid-model-output-error';

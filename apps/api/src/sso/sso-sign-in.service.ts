@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { CreatedConsoleSessionJson } from '@agentdesk/api-contract';
 import type { Principal } from '@agentdesk/authz';
-import type { Repositories, SsoRole } from '@agentdesk/storage';
+import type { Repositories } from '@agentdesk/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { generateConsoleSessionToken } from '../auth/console-session-token';
 import type { AppConfig } from '../config/app-config';
-import { roleFromClaims } from '../config/sso-role-mapping';
+import { roleFromClaims, ssoRoleRank } from '../config/sso-role-mapping';
 import { APP_CONFIG, REPOSITORIES } from '../core/tokens';
 import { toConsoleSessionJson } from '../shared/console-sessions/console-session-json';
 import type { OidcProfile } from './oidc-strategy';
@@ -14,8 +14,6 @@ import { SsoSignInError } from './sso-problems';
 
 /** A one-time code lives one minute: the console's server trades it at once, on the same redirect. */
 export const SIGN_IN_CODE_TTL_MS = 60_000;
-
-const roleRank: Readonly<Record<SsoRole, number>> = { none: 0, user: 1, viewer: 2, admin: 3 };
 
 /**
  * What happens once the provider has vouched for a person: the allowed-domain check, the role
@@ -47,7 +45,7 @@ export class SsoSignInService {
     });
     // Sessions re-read the role on every request; ending them as well makes the loss visible at once
     // (the console signs in again) and leaves a reason on each session for the admin list.
-    if (previousRole !== undefined && roleRank[role] < roleRank[previousRole]) {
+    if (previousRole !== undefined && ssoRoleRank[role] < ssoRoleRank[previousRole]) {
       await this.repositories.consoleSessions.endAllOfUser(identity.userId, 'role-changed');
     }
     if (role === 'none') throw new SsoSignInError('no-role', { userId: identity.userId });

@@ -38,6 +38,13 @@ const decisions: Readonly<Record<string, string>> = {
   'DELETE /v1/admin/console-sessions/:id': auditActions.consoleSessionEnd,
   'DELETE /v1/admin/users/:id/console-sessions': auditActions.consoleSessionsEndAll,
   'POST /v1/sso/exchange': auditActions.consoleSignIn,
+  'POST /v1/qa/suites': auditActions.qaSuiteCreate,
+  'POST /v1/qa/suites/import': auditActions.qaSuiteImport,
+  'PUT /v1/qa/suites/:id': auditActions.qaSuiteSave,
+  'POST /v1/qa/suites/:id/import': auditActions.qaSuiteSave,
+  'POST /v1/qa/suites/:id/cases-from-lab': auditActions.qaSuiteSave,
+  'POST /v1/qa/suites/:id/runs': auditActions.qaRunStart,
+  'POST /v1/qa/runs/:id/cancel': auditActions.qaRunCancel,
 };
 
 const nameOf = (route: RouteEntry): string => `${route.method} ${route.path}`;

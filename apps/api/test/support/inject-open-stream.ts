@@ -3,7 +3,11 @@ import type { AgentDeskApi } from '../../src/create-app';
 import type { InjectResponse } from './test-api';
 
 /** Routes whose success is an event stream that stays open until the client leaves (live feeds). */
-export const openStreamRoutes: ReadonlySet<string> = new Set(['GET /v1/admin/sessions/:id/live']);
+export const openStreamRoutes: ReadonlySet<string> = new Set([
+  'GET /v1/admin/sessions/:id/live',
+  // A run's progress stays open until the run finishes.
+  'GET /v1/qa/runs/:id/events',
+]);
 
 /**
  * Injects a request to a route whose success is an endless event stream (`inject` would wait for

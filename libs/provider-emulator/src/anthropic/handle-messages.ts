@@ -6,6 +6,7 @@ import { randomToken } from '../ids';
 import { stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/request-facts';
+import { variationRequest } from '../variation/structured-variation';
 import { anthropicErrorBody, defaultAnthropicError } from './errors';
 import { messageBody, type MessageIdentity } from './message-body';
 import { anthropicFrame, messageFrames } from './stream';
@@ -85,7 +86,12 @@ export async function handleMessages(exchange: Exchange, context: EmulatorContex
     response: exchange.response,
     reply: context.queue.take({ provider: 'anthropic', model, stream }),
     stream,
-    facts: { json, conversation: anthropicConversation(body), requestCharacters: exchange.bodyText.length },
+    facts: {
+      json,
+      conversation: anthropicConversation(body),
+      requestCharacters: exchange.bodyText.length,
+      variation: variationRequest(context.variation, model, exchange.bodyText),
+    },
     defaultChunkSize: context.defaultChunkSize,
     renderer,
   });

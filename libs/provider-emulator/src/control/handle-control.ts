@@ -4,6 +4,7 @@ import { sendJson } from '../http/respond';
 import { parseJsonBody } from '../json';
 import { parseScriptedReplies } from '../script/scripted-reply-schema';
 import type { ProviderName } from '../types';
+import { parseVariationSettings } from '../variation/variation-settings';
 
 /** Path prefix of the control surface; nothing under it is recorded or scripted. */
 export const controlPrefix = '/_emulator/';
@@ -17,6 +18,9 @@ const providers: readonly string[] = ['openai', 'anthropic', 'gemini'];
  * - `GET /_emulator/requests[?provider=openai]` — `{requests: RecordedRequest[]}`, oldest first.
  * - `POST /_emulator/reset` — clears the queue and the records; 200 `{ok: true}`.
  * - `GET /_emulator/health` — 200 `{ok: true}`, for readiness checks.
+ * - `GET /_emulator/variation` — `{variation: VariationSettings | null}`.
+ * - `PUT /_emulator/variation` — body: VariationSettings; 200 `{variation}`, 400 naming the bad field.
+ * - `DELETE /_emulator/variation` — variation off; 200 `{variation: null}`.
  */
 export function handleControl(exchange: Exchange, context: EmulatorContext): void {
   const route = `${exchange.method} ${exchange.path.slice(controlPrefix.length)}`;
@@ -59,6 +63,27 @@ export function handleControl(exchange: Exchange, context: EmulatorContext): voi
       context.queue.clear();
       context.recorder.clear();
       sendJson(response, 200, { ok: true });
+      return;
+    case 'GET variation':
+      sendJson(response, 200, { variation: context.variation ?? null });
+      return;
+    case 'PUT variation': {
+      const parsed = parseJsonBody(exchange.bodyText);
+      if (!parsed.ok) {
+        sendJson(response, 400, { error: 'body must be JSON: {"seed": …, "rates": {"default": 0.1}}' });
+        return;
+      }
+      try {
+        context.variation = parseVariationSettings(parsed.value);
+        sendJson(response, 200, { variation: context.variation });
+      } catch (error) {
+        sendJson(response, 400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      return;
+    }
+    case 'DELETE variation':
+      context.variation = undefined;
+      sendJson(response, 200, { variation: null });
       return;
     case 'GET health':
       sendJson(response, 200, { ok: true });

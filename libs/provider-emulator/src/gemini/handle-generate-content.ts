@@ -6,6 +6,7 @@ import { randomToken } from '../ids';
 import { type JsonObject } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/request-facts';
+import { variationRequest } from '../variation/structured-variation';
 import { defaultGeminiError, geminiErrorBody, retryInfo } from './errors';
 import { responseBody, responseChunks, type ResponseIdentity } from './response-body';
 import { geminiFrame } from './stream';
@@ -96,6 +97,7 @@ export async function handleGenerateContent(
       json: jsonRequestOf(generationConfigOf(body)),
       conversation: geminiConversation(body),
       requestCharacters: exchange.bodyText.length,
+      variation: variationRequest(context.variation, model, exchange.bodyText),
     },
     defaultChunkSize: context.defaultChunkSize,
     renderer,

@@ -6,6 +6,7 @@ import { openAiConversation } from '../conversation/openai-conversation';
 import { isRecord, stringOrUndefined } from '../json';
 import { executeReply, type ReplyRenderer } from '../reply/execute-reply';
 import type { JsonRequest } from '../reply/request-facts';
+import { variationRequest } from '../variation/structured-variation';
 import { completionBody, type CompletionIdentity } from './completion-body';
 import { defaultOpenAiError, openAiErrorBody } from './errors';
 import { completionFrames, openAiFrame } from './stream';
@@ -82,6 +83,7 @@ export async function handleChatCompletions(exchange: Exchange, context: Emulato
       json: jsonRequestOf(body.response_format),
       conversation: openAiConversation(body),
       requestCharacters: exchange.bodyText.length,
+      variation: variationRequest(context.variation, model, exchange.bodyText),
     },
     defaultChunkSize: context.defaultChunkSize,
     renderer,

@@ -1,4 +1,6 @@
 import { jsonFromSchema } from '../json-from-schema';
+import { structuredAnswer, type VariationRequest } from '../variation/structured-variation';
+import type { VariationKind } from '../variation/variation-settings';
 import type { AnswerReply, ScriptedFinishReason, StreamFault } from '../script/scripted-reply';
 import { defaultAnswer } from './default-answer';
 import type { JsonRequest, RequestFacts } from './request-facts';
@@ -30,6 +32,9 @@ export interface AnswerPlan {
 
 const smallJsonObject = '{"result":"ok"}';
 
+/** Names the kind of a varied (deliberately invalid) answer, for whoever debugs a failed case. */
+export const variationHeader = 'x-emulator-variation';
+
 /** Turns a scripted answer (or none: the default model behaviour) into a plan every provider can render. */
 export function planAnswer(
   reply: AnswerReply | undefined,
@@ -41,6 +46,7 @@ export function planAnswer(
   let refusal: string | undefined;
   let toolCalls: PlannedToolCall[] = [];
   let finish: AnswerPlan['finish'] = resolved.finishReason ?? 'stop';
+  const headers = { ...resolved.headers };
   switch (resolved.kind) {
     case 'text':
       text = resolved.text;
@@ -60,9 +66,14 @@ export function planAnswer(
       finish = resolved.finishReason ?? 'tool-calls';
       break;
     case 'json':
-      text =
-        resolved.text ??
-        (resolved.value !== undefined ? JSON.stringify(resolved.value) : jsonTextFor(facts.json));
+      if (resolved.text !== undefined) text = resolved.text;
+      else if (resolved.value !== undefined) text = JSON.stringify(resolved.value);
+      else {
+        // Scripted replies are what a test asked for: only the default model's answers vary.
+        const generated = jsonTextFor(facts.json, reply === undefined ? facts.variation : undefined);
+        text = generated.text;
+        if (generated.variedKind !== undefined) headers[variationHeader] = generated.variedKind;
+      }
       break;
   }
   const outputCharacters =
@@ -79,20 +90,25 @@ export function planAnswer(
     chunkSize: resolved.chunkSize ?? defaultChunkSize,
     chunkDelayMs: resolved.chunkDelayMs ?? 0,
     streamFault: resolved.streamFault,
-    headers: resolved.headers ?? {},
+    headers,
   };
 }
 
-function jsonTextFor(json: JsonRequest): string {
+function jsonTextFor(
+  json: JsonRequest,
+  variation: VariationRequest | undefined,
+): { text: string; variedKind?: VariationKind } {
   switch (json.kind) {
-    case 'schema':
-      return JSON.stringify(jsonFromSchema(json.schema));
+    case 'schema': {
+      const answer = structuredAnswer(json.schema, variation);
+      return { text: answer.text, variedKind: answer.varied?.kind };
+    }
     case 'enum-text': {
       const value = jsonFromSchema(json.schema);
-      return typeof value === 'string' ? value : JSON.stringify(value);
+      return { text: typeof value === 'string' ? value : JSON.stringify(value) };
     }
     case 'object':
     case 'none':
-      return smallJsonObject;
+      return { text: smallJsonObject };
   }
 }

@@ -1,4 +1,5 @@
 import type { ConversationFacts } from '../conversation/conversation-facts';
+import type { VariationRequest } from '../variation/structured-variation';
 
 /** What the request asked for in the way of JSON output, as found by the provider's handler. */
 export type JsonRequest =
@@ -16,4 +17,6 @@ export interface RequestFacts {
   conversation: ConversationFacts;
   /** Size of the request body, the basis of the input-token estimate. */
   requestCharacters: number;
+  /** Set when seeded variation is on: default structured-output answers may then be invalid. */
+  variation?: VariationRequest;
 }

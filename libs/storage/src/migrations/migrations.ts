@@ -17,6 +17,8 @@ import { modelPrices } from './0014-model-prices';
 import { people } from './0015-people';
 import { exportIndexes } from './0016-export-indexes';
 import { searchPrefixes } from './0017-search-prefixes';
+import { qaSuites } from './0018-qa-suites';
+import { qaKeyRole } from './0019-qa-key-role';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -41,6 +43,8 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0015-people': people(dialect),
     '0016-export-indexes': exportIndexes(),
     '0017-search-prefixes': searchPrefixes(dialect),
+    '0018-qa-suites': qaSuites(dialect),
+    '0019-qa-key-role': qaKeyRole(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

@@ -32,7 +32,7 @@ export type NewApiKey =
       readonly trustClientUserId?: boolean;
     })
   | (NewApiKeyBase & {
-      readonly role: 'user' | 'viewer' | 'admin';
+      readonly role: 'user' | 'viewer' | 'qa' | 'admin';
       readonly ownerUserId: string;
       readonly portalId?: string | null;
     });

@@ -108,6 +108,45 @@ export function describeApiKeysContract(factory: TestDatabaseFactory): void {
       await expect(insert('user', user.id, null, 1)).rejects.toThrow();
     });
 
+    it('stores a qa key (0019 widened the role check) and keeps every constraint, index and reference', async () => {
+      const database = current();
+      const { apiKeys } = database.repositories;
+      const qa = await createUser(database, 'qa');
+      const key = await apiKeys.create({
+        role: 'qa',
+        ownerUserId: qa.id,
+        prefix: 'adk_q',
+        secretHash: 'hash-qa',
+        label: 'QA',
+      });
+      expect(await apiKeys.findActiveBySecretHash('hash-qa')).toEqual(key);
+      await expect(
+        sql`insert into api_keys (id, prefix, secret_hash, role, owner_user_id, portal_id, trust_client_user_id, label, created_at)
+            values (${newId()}, 'p', 'hash-qa', 'qa', ${qa.id}, null, 0, 'again', 0)`.execute(
+          database.database.db,
+        ),
+      ).rejects.toThrow();
+      if (database.database.dialect === 'sqlite') {
+        // The rebuilt table is the one console sessions point at, and its indexes came back.
+        const references = await sql<{ table: string }>`pragma foreign_key_list(console_sessions)`.execute(
+          database.database.db,
+        );
+        expect(references.rows.map((row) => row.table)).toContain('api_keys');
+        const indexes = await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'index' and tbl_name = 'api_keys'`.execute(
+          database.database.db,
+        );
+        expect(indexes.rows.map((row) => row.name)).toEqual(
+          expect.arrayContaining([
+            'api_keys_secret_hash_unique',
+            'api_keys_created_at_id',
+            'api_keys_owner_user_id',
+          ]),
+        );
+      }
+    });
+
     it('records use at most once per interval', async () => {
       const database = current();
       const { apiKeys } = database.repositories;

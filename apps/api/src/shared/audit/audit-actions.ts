@@ -73,6 +73,19 @@ export const auditActions = {
    * was cut short).
    */
   listExport: 'admin.export',
+  /** Someone with suites:write created a QA suite (target: the suite; details: name, version, cases, targets). */
+  qaSuiteCreate: 'qa.suite.create',
+  /** Someone with suites:write created a QA suite from a YAML, JSON or promptfoo file (details add the format). */
+  qaSuiteImport: 'qa.suite.import',
+  /**
+   * Someone with suites:write saved a new version of a QA suite: edited, imported into it, or a lab run
+   * added as a case (target: the suite; details: the new version and its size).
+   */
+  qaSuiteSave: 'qa.suite.save',
+  /** Someone with suites:run started a run of a QA suite: model calls that cost money (target: the run; details: suite, version, cells, models). */
+  qaRunStart: 'qa.run.start',
+  /** Someone with suites:run cancelled a running QA suite run (target: the run). */
+  qaRunCancel: 'qa.run.cancel',
 } as const;
 
 export type AuditAction = (typeof auditActions)[keyof typeof auditActions];

@@ -9,6 +9,8 @@ export const auditTargetKinds = [
   'console-session',
   'lab-run',
   'model-price',
+  'qa-run',
+  'qa-suite',
   'sandbox-build',
   'sandbox-container',
   'sandbox-image',

@@ -33,10 +33,26 @@ type Target =
   | 'lab-run'
   | 'sandbox-build'
   | 'console-session'
-  | 'user';
+  | 'user'
+  | 'qa-suite'
+  | 'qa-run';
 
 /** The tool call whose stored result a `session-tool-result` target holds (`:toolCallId` in the path). */
 const matrixToolCallId = 'call_matrix';
+
+/** The one case of a QA suite a `qa-suite` or `qa-run` target holds (`:caseId`; its one target is `:targetIndex` 0). */
+const matrixCaseId = 'matrix-case';
+
+/** A one-case, one-target QA suite definition. */
+const matrixSuiteDefinition = (name: string) => ({
+  name,
+  targets: [{ model: 'gpt-test', strict: true }],
+  timeoutMs: 60_000,
+  cases: [{ id: matrixCaseId, prompt: 'Say ok', schema: { type: 'object' }, assertions: [] }],
+});
+
+/** A lab run the `cases-from-lab` route saves as a case (made before the matrix runs). */
+let matrixLabRunId = '';
 
 interface RouteExpectation {
   readonly scope: Scope;
@@ -98,6 +114,9 @@ interface MutationAudit {
 
 const ownDataRoles: readonly Role[] = ['user', 'portal', 'admin'];
 const readAnyRoles: readonly Role[] = ['viewer', 'admin'];
+/** QA suites: read by QA, viewers and admins; changed and run by QA and admins. */
+const suiteReadRoles: readonly Role[] = ['viewer', 'qa', 'admin'];
+const suiteWriteRoles: readonly Role[] = ['qa', 'admin'];
 
 /** Every protected route and what each caller must get. */
 export const protectedRouteExpectations: Readonly<Record<string, RouteExpectation>> = {
@@ -492,6 +511,108 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     success: 200,
     audit: { kind: 'mutation', action: 'admin.console-sessions.end-all', target: 'resource' },
   },
+  // QA suites hold no user's data: "own" and "foreign" are both just an existing suite or run.
+  'GET /v1/qa/suites': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'collection', success: 200 },
+  'POST /v1/qa/suites': {
+    scope: 'suites:write',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 201,
+    body: (unique) => ({ definition: matrixSuiteDefinition(`matrix-${unique}`) }),
+    audit: { kind: 'mutation', action: 'qa.suite.create', target: 'none' },
+  },
+  'POST /v1/qa/suites/import': {
+    scope: 'suites:write',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 201,
+    body: (unique) => ({ format: 'json', text: JSON.stringify(matrixSuiteDefinition(`matrix-${unique}`)) }),
+    audit: { kind: 'mutation', action: 'qa.suite.import', target: 'none' },
+  },
+  'GET /v1/qa/suites/:id': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-suite', success: 200 },
+  'PUT /v1/qa/suites/:id': {
+    scope: 'suites:write',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+    body: (unique) => ({ definition: matrixSuiteDefinition(`matrix-${unique}`), baseVersion: 1 }),
+    audit: { kind: 'mutation', action: 'qa.suite.save', target: 'none' },
+  },
+  'POST /v1/qa/suites/:id/import': {
+    scope: 'suites:write',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+    body: (unique) => ({
+      format: 'json',
+      text: JSON.stringify(matrixSuiteDefinition(`matrix-${unique}`)),
+      baseVersion: 1,
+    }),
+    audit: { kind: 'mutation', action: 'qa.suite.save', target: 'none' },
+  },
+  'GET /v1/qa/suites/:id/versions/:version': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+  },
+  'GET /v1/qa/suites/:id/export': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-suite', success: 200 },
+  'POST /v1/qa/suites/:id/cases-from-lab': {
+    scope: 'suites:write',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+    body: () => ({ labRunId: matrixLabRunId, caseId: 'from-lab', baseVersion: 1 }),
+    audit: { kind: 'mutation', action: 'qa.suite.save', target: 'none' },
+  },
+  'POST /v1/qa/suites/:id/runs': {
+    scope: 'suites:run',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 201,
+    body: () => ({}),
+    audit: { kind: 'mutation', action: 'qa.run.start', target: 'none' },
+  },
+  'GET /v1/qa/suites/:id/runs': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-suite', success: 200 },
+  'GET /v1/qa/runs/:id': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-run', success: 200 },
+  'GET /v1/qa/runs/:id/events': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-run',
+    success: 200,
+    openStream: true,
+  },
+  'POST /v1/qa/runs/:id/cancel': {
+    scope: 'suites:run',
+    roles: suiteWriteRoles,
+    reach: 'any',
+    target: 'qa-run',
+    success: 200,
+    audit: { kind: 'mutation', action: 'qa.run.cancel', target: 'none' },
+  },
+  'GET /v1/qa/runs/:id/cells/:caseId/:targetIndex': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-run',
+    success: 200,
+  },
+  'GET /v1/qa/runs/:id/compare': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-run', success: 200 },
+  'GET /v1/qa/runs/:id/compare/:caseId/:targetIndex': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-run',
+    success: 200,
+  },
 };
 
 /** Public routes: everyone gets the same answer (200 unless below), with or without a (valid, revoked, malformed) key. */
@@ -769,6 +890,19 @@ export function describeAuthorizationMatrix(engine: Engine): void {
         },
         endedConsoleToken: ended.token,
       };
+      matrixLabRunId = (
+        await repositories.structuredOutputRuns.create({
+          actorPrincipalId: admin.id,
+          name: 'matrix lab run',
+          schema: { type: 'object' },
+          prompt: 'matrix',
+          settings: {},
+          targets: [],
+          results: [],
+          startedAt: new Date(),
+          finishedAt: new Date(),
+        })
+      ).id;
       routes = test.api.app.get(RouteInventory).routes();
     });
 
@@ -840,7 +974,12 @@ export function describeAuthorizationMatrix(engine: Engine): void {
             const injected = {
               method: route.method as 'GET',
               url:
-                route.path.replace(':id', resource.id).replace(':toolCallId', matrixToolCallId) +
+                route.path
+                  .replace(':id', resource.id)
+                  .replace(':toolCallId', matrixToolCallId)
+                  .replace(':caseId', matrixCaseId)
+                  .replace(':targetIndex', '0')
+                  .replace(':version', '1') +
                 (expectation.query === undefined ? '' : `?${expectation.query}`),
               headers,
               ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
@@ -1070,6 +1209,30 @@ async function prepareResource(
       finishedAt: new Date(),
     });
     return { id: run.id, ownerUserId: null };
+  }
+  if (target === 'qa-suite' || target === 'qa-run') {
+    const name = `matrix-${crypto.randomUUID()}`;
+    const { suite } = await fixtures.repositories.qaSuites.create({
+      name,
+      description: null,
+      definition: matrixSuiteDefinition(name),
+      caseCount: 1,
+      targetCount: 1,
+      createdBy: owner.id,
+      note: null,
+    });
+    if (target === 'qa-suite') return { id: suite.id, ownerUserId: null };
+    // A running run (its cells wait: no engine was told) after a finished one, so it compares with `latest`.
+    const newRun = () =>
+      fixtures.repositories.qaRuns.create({
+        suiteId: suite.id,
+        suiteVersion: 1,
+        createdBy: owner.id,
+        options: {},
+        cells: [{ caseIndex: 0, targetIndex: 0, caseId: matrixCaseId }],
+      });
+    await fixtures.repositories.qaRuns.cancel((await newRun()).id);
+    return { id: (await newRun()).id, ownerUserId: null };
   }
   if (target === 'sandbox-build') {
     // Builds belong to no user: "own" and "foreign" are both a finished build in the history.

@@ -10,9 +10,9 @@ import {
   type SchemaTarget,
 } from '@agentdesk/providers';
 import type { Logger } from 'pino';
-import { withDeadline } from '../model-access/call-deadline';
-import { classifyModelFailure } from '../model-access/model-failure';
-import type { ModelRouter } from '../model-access/model-router';
+import { withDeadline } from '../../model-access/call-deadline';
+import { classifyModelFailure } from '../../model-access/model-failure';
+import type { ModelRouter } from '../../model-access/model-router';
 import { toTargetError, type TargetError, type TargetResult } from './target-result';
 
 /** One target of a run: a model, and everything every target of the run shares. */
@@ -25,6 +25,12 @@ export interface TargetCall {
   readonly messages: readonly ChatMessage[];
   /** Limit of the whole target, retries included. */
   readonly timeoutMs: number;
+  /** Sampling temperature; the provider's default when absent. */
+  readonly temperature?: number;
+  /** Most tokens the answer may take; the provider's default when absent. */
+  readonly maxTokens?: number;
+  /** Aborts the call (a QA run cancelled): the target ends as a failure like a timeout does. */
+  readonly signal?: AbortSignal;
 }
 
 export interface TargetDependencies {
@@ -133,9 +139,13 @@ export async function runTarget(dependencies: TargetDependencies, call: TargetCa
     provider = resolved.provider;
     lowering = lowerFor(resolved.provider, call);
     const loweredBeforeCall = lowering;
-    const result = await withDeadline(call.timeoutMs, (signal) =>
+    const result = await withDeadline(call.timeoutMs, (deadline) =>
       executeChatCompletion(resolved.client, {
-        modelParams: { model: resolved.model },
+        modelParams: {
+          model: resolved.model,
+          ...(call.temperature !== undefined && { temperature: call.temperature }),
+          ...(call.maxTokens !== undefined && { maxTokens: call.maxTokens }),
+        },
         messages: call.messages,
         responseFormat: {
           type: 'json_schema',
@@ -143,7 +153,7 @@ export async function runTarget(dependencies: TargetDependencies, call: TargetCa
           name: call.schemaName,
           strict: call.strict,
         },
-        signal,
+        signal: call.signal === undefined ? deadline : AbortSignal.any([deadline, call.signal]),
       }),
     );
     return succeeded(call, loweredBeforeCall, result, startedAt);

@@ -1,6 +1,6 @@
 import type { SupportedClient } from '@agentdesk/providers';
 import { describe, expect, it, vi } from 'vitest';
-import type { ResolvedModel } from '../model-access/model-router';
+import type { ResolvedModel } from '../../model-access/model-router';
 import { runTarget, type TargetCall } from './run-target';
 
 const call: TargetCall = {

@@ -6,8 +6,8 @@ import type {
   SchemaTarget,
   Usage,
 } from '@agentdesk/providers';
-import { assertNever } from '../errors/assert-never';
-import type { ModelFailure, UpstreamDetails } from '../model-access/model-failure';
+import { assertNever } from '../../errors/assert-never';
+import type { ModelFailure, UpstreamDetails } from '../../model-access/model-failure';
 
 /** Where a target failed: before any call (routing, schema lowering) or during it. */
 export type TargetErrorKind = 'routing' | 'schema-lowering' | 'provider' | 'timeout' | 'internal';

@@ -1,0 +1,189 @@
+import type { AppDatabase } from '@agentdesk/storage';
+import { CompiledQuery } from 'kysely';
+import PgBoss from 'pg-boss';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { CellJob, CellJobHandler, CellJobRequest, CellQueue } from './cell-queue';
+
+const cellJobSchema = z.object({
+  runId: z.string(),
+  caseIndex: z.number().int().nonnegative(),
+  targetIndex: z.number().int().nonnegative(),
+});
+
+/** A job's data: the app's pool returns json columns as text (the storage lib parses JSON itself). */
+function cellJobOf(data: unknown): CellJob | undefined {
+  let value = data;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  return cellJobSchema.safeParse(value).data;
+}
+
+/** The pg-boss queue every replica takes QA suite cells from. */
+export const CELL_QUEUE_NAME = 'qa-suite-cells';
+
+/**
+ * A job is acknowledged as soon as its cell is claimed (milliseconds after the fetch). Only a
+ * replica that dies in between leaves a job active: it is handed out again after this long (plus
+ * up to a maintenance interval, when pg-boss looks for expired jobs).
+ */
+const JOB_EXPIRY_SECONDS = 60;
+const MAINTENANCE_INTERVAL_SECONDS = 15;
+const JOB_RETRY_LIMIT = 20;
+const JOB_RETRY_DELAY_SECONDS = 1;
+/** How long the fetch loop waits after an empty fetch (an enqueue on this replica wakes it at once). */
+const EMPTY_QUEUE_POLL_MS = 250;
+const FAILED_FETCH_RETRY_MS = 2_000;
+/** pg-boss inserts a batch as one JSON parameter: thousands of cells go in chunks. */
+const INSERT_CHUNK = 1_000;
+
+export interface PgBossCellQueueOptions {
+  readonly database: AppDatabase;
+  /** PostgreSQL schema of pg-boss's tables. */
+  readonly schema: string;
+  /** Jobs handed out at once on this replica. */
+  readonly capacity: number;
+  readonly logger: Pick<Logger, 'warn' | 'error'>;
+}
+
+/**
+ * The cell queue on PostgreSQL: pg-boss (its tables in `schema`, over the app's own connection
+ * pool), worked by every replica. The fetch loop asks for as many jobs as this replica has free
+ * slots, so replicas share the work instead of one hoarding it.
+ */
+export class PgBossCellQueue implements CellQueue {
+  private readonly boss: PgBoss;
+  private handler: CellJobHandler | undefined;
+  private loop: Promise<void> | undefined;
+  private stopped = false;
+  private inFlight = 0;
+  private readonly settled = new Set<Promise<void>>();
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly options: PgBossCellQueueOptions) {
+    const { database } = options;
+    this.boss = new PgBoss({
+      db: {
+        executeSql: async (text, values) => {
+          const result = await database.db.executeQuery(CompiledQuery.raw(text, values ?? []));
+          return { rows: [...result.rows] };
+        },
+      },
+      schema: options.schema,
+      migrate: true,
+      supervise: true,
+      schedule: false,
+      maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+    });
+    this.boss.on('error', (error) => options.logger.warn({ err: error }, 'pg-boss (QA suite cells) reported an error'));
+  }
+
+  async start(handler: CellJobHandler): Promise<void> {
+    await this.boss.start();
+    // Concurrent replicas creating it at once is fine: pg-boss inserts the queue "on conflict do nothing".
+    await this.boss.createQueue(CELL_QUEUE_NAME, {
+      name: CELL_QUEUE_NAME,
+      retryLimit: JOB_RETRY_LIMIT,
+      retryDelay: JOB_RETRY_DELAY_SECONDS,
+      expireInSeconds: JOB_EXPIRY_SECONDS,
+    });
+    this.handler = handler;
+    this.loop = this.fetchLoop();
+  }
+
+  async enqueue(jobs: readonly CellJobRequest[]): Promise<void> {
+    for (let start = 0; start < jobs.length; start += INSERT_CHUNK) {
+      await this.boss.insert(
+        jobs.slice(start, start + INSERT_CHUNK).map((job) => ({
+          name: CELL_QUEUE_NAME,
+          data: { runId: job.runId, caseIndex: job.caseIndex, targetIndex: job.targetIndex },
+          retryLimit: JOB_RETRY_LIMIT,
+          retryDelay: JOB_RETRY_DELAY_SECONDS,
+          expireInSeconds: JOB_EXPIRY_SECONDS,
+          ...(job.notBefore !== undefined && { startAfter: new Date(job.notBefore) }),
+        })),
+      );
+    }
+    this.wake?.();
+  }
+
+  /** Stops fetching, waits for the jobs handed out to return, then stops pg-boss (the pool is the app's). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.wake?.();
+    await this.loop;
+    await Promise.all(this.settled);
+    await this.boss.stop({ graceful: false, close: false, wait: true });
+  }
+
+  private async fetchLoop(): Promise<void> {
+    while (!this.stopped) {
+      const free = this.options.capacity - this.inFlight;
+      if (free <= 0) {
+        await this.sleep(undefined);
+        continue;
+      }
+      let jobs: PgBoss.Job<unknown>[];
+      try {
+        jobs = await this.boss.fetch<unknown>(CELL_QUEUE_NAME, { batchSize: free });
+      } catch (error) {
+        if (this.stopped) return;
+        this.options.logger.warn({ err: error }, 'could not fetch QA suite cells from pg-boss; trying again');
+        await this.sleep(FAILED_FETCH_RETRY_MS);
+        continue;
+      }
+      if (jobs.length === 0) await this.sleep(EMPTY_QUEUE_POLL_MS);
+      for (const job of jobs) this.hand(job);
+    }
+  }
+
+  private hand(job: PgBoss.Job<unknown>): void {
+    const handler = this.handler;
+    if (handler === undefined) return;
+    const cell = cellJobOf(job.data);
+    if (cell === undefined) {
+      this.options.logger.error({ jobId: job.id }, 'a QA suite cell job names no cell; it is dropped');
+      void this.boss.complete(CELL_QUEUE_NAME, job.id).catch(() => undefined);
+      return;
+    }
+    let acknowledged = false;
+    const acknowledge = () => {
+      if (acknowledged) return;
+      acknowledged = true;
+      this.boss.complete(CELL_QUEUE_NAME, job.id).catch((error: unknown) => {
+        // The job expires and is handed out again; claiming the cell then finds it taken or done.
+        this.options.logger.warn({ err: error, jobId: job.id }, 'could not acknowledge a QA suite cell job');
+      });
+    };
+    this.inFlight += 1;
+    const settled: Promise<void> = handler(cell, { acknowledge })
+      .catch((error: unknown) => this.options.logger.error({ err: error, cell }, 'a QA suite cell job failed'))
+      .finally(() => {
+        acknowledge();
+        this.inFlight -= 1;
+        this.settled.delete(settled);
+        this.wake?.();
+      });
+    this.settled.add(settled);
+  }
+
+  /** Waits `ms` (or, undefined, until woken): a freed slot, an enqueue or the stop wakes it early. */
+  private sleep(ms: number | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = undefined;
+        done();
+      };
+    });
+  }
+}

@@ -1,0 +1,3 @@
+import { describeQaRuns } from './qa-runs.suite';
+
+describeQaRuns('sqlite');

@@ -1,0 +1,3 @@
+import { describeQaSuites } from './qa-suites.suite';
+
+describeQaSuites('postgres');

@@ -1,0 +1,3 @@
+import { describeRunEngine } from './run-engine.suite';
+
+describeRunEngine('sqlite');
