@@ -59,6 +59,8 @@ const CELL_INSERT_CHUNK = 500;
 
 /** The reason written on the cells a cancellation finishes. */
 export const CANCELLED_CELL_REASON = 'the run was cancelled';
+/** Why a cell of a cancelled run whose worker stopped was finished by the sweep. */
+export const STRANDED_CELL_REASON = 'the run was cancelled and the worker running this cell stopped';
 
 /** Which run counter a finished cell adds to. */
 const counterOf = {
@@ -424,6 +426,37 @@ export class QaRunsRepository {
       if (row === undefined) throw notFound('qa-run');
       return toQaSuiteRun(row);
     });
+  }
+
+  /**
+   * Finishes as cancelled, and counts, the cells of cancelled runs whose worker stopped while
+   * holding them (lease passed): nobody else may claim a cell of a cancelled run, so without this
+   * such a run would never reach done = total. Returns how many cells it finished.
+   */
+  async cancelStrandedCells(): Promise<number> {
+    const runs = await this.context.db
+      .selectFrom('qa_suite_runs')
+      .select('id')
+      .where('status', '=', 'cancelled')
+      .whereRef('done', '<', 'total')
+      .execute();
+    let finished = 0;
+    for (const { id } of runs)
+      finished += await this.context.db.transaction().execute(async (transaction) => {
+        await this.lockRun(transaction, id);
+        const now = this.context.clock();
+        const result = await transaction
+          .updateTable('qa_run_cells')
+          .set({ status: 'cancelled', reason: STRANDED_CELL_REASON, lease_until: null, finished_at: now })
+          .where('run_id', '=', id)
+          .where('status', '=', 'running')
+          .where('lease_until', '<', now)
+          .executeTakeFirst();
+        const count = Number(result.numUpdatedRows);
+        await countFinished(transaction, id, 'cancelled', count, now);
+        return count;
+      });
+    return finished;
   }
 
   /**

@@ -412,6 +412,27 @@ export function describeQaRepositoriesContract(factory: TestDatabaseFactory): vo
       await expectStorageError(qaRuns.cancel(missingId), StorageErrorCode.NotFound, 'qa-run');
     });
 
+    it('finishes the cells of a cancelled run whose worker stopped, once their lease passed', async () => {
+      const database = current();
+      const { qaRuns } = database.repositories;
+      const { run } = await startRun(database, 1, 2);
+      await qaRuns.claimCell(run.id, 0, 0, 'worker-dead', LEASE_MS);
+      await qaRuns.claimCell(run.id, 0, 1, 'worker-alive', LEASE_MS);
+      expect(await qaRuns.extendLease(run.id, 0, 1, 'worker-alive', LEASE_MS * 3)).toBe('held');
+      await qaRuns.cancel(run.id);
+      // Still leased: nothing to do yet.
+      expect(await qaRuns.cancelStrandedCells()).toBe(0);
+      database.clock.advance(LEASE_MS + 1);
+      expect(await qaRuns.cancelStrandedCells()).toBe(1);
+      expect(await qaRuns.cancelStrandedCells()).toBe(0);
+      expect(await qaRuns.cell(run.id, 0, 0)).toMatchObject({ status: 'cancelled' });
+      // The live worker still finishes its own cell, and the run ends with every cell counted once.
+      expect(await qaRuns.finishCell(run.id, 0, 1, 'worker-alive', outcome('cancelled'))).toBe(true);
+      expect(await qaRuns.finishCell(run.id, 0, 0, 'worker-dead', outcome('passed'))).toBe(false);
+      const after = await expectCountsMatchCells(database, run.id);
+      expect(after).toMatchObject({ status: 'cancelled', counts: { total: 2, done: 2, cancelled: 2 } });
+    });
+
     it('lets exactly one of many concurrent claimers of a cell win', async () => {
       const database = current();
       const { qaRuns } = database.repositories;

@@ -20,7 +20,10 @@ export class CellRecovery {
   private sweeping: Promise<void> | undefined;
 
   constructor(
-    private readonly runs: Pick<Repositories['qaRuns'], 'running' | 'unfinishedCells' | 'giveUpCell'>,
+    private readonly runs: Pick<
+      Repositories['qaRuns'],
+      'running' | 'unfinishedCells' | 'giveUpCell' | 'cancelStrandedCells'
+    >,
     private readonly queue: Pick<CellQueue, 'enqueue'>,
     private readonly leaseMs: number,
     private readonly logger: Pick<Logger, 'info' | 'warn'>,
@@ -29,14 +32,19 @@ export class CellRecovery {
   /** The start-up pass (awaited), then the periodic sweep. */
   async start(): Promise<void> {
     await this.sweep({ atStart: true });
-    this.timer = setInterval(() => {
-      if (this.sweeping !== undefined) return;
-      this.sweeping = this.sweep({ atStart: false })
-        .catch((error: unknown) => this.logger.warn({ err: error }, 'QA suite cell sweep failed; trying again'))
-        .finally(() => {
-          this.sweeping = undefined;
-        });
-    }, Math.max(1, Math.floor(this.leaseMs / 2)));
+    this.timer = setInterval(
+      () => {
+        if (this.sweeping !== undefined) return;
+        this.sweeping = this.sweep({ atStart: false })
+          .catch((error: unknown) =>
+            this.logger.warn({ err: error }, 'QA suite cell sweep failed; trying again'),
+          )
+          .finally(() => {
+            this.sweeping = undefined;
+          });
+      },
+      Math.max(1, Math.floor(this.leaseMs / 2)),
+    );
     this.timer.unref();
   }
 
@@ -69,7 +77,8 @@ export class CellRecovery {
           continue;
         }
         if (isExhausted(cell)) {
-          if (await this.runs.giveUpCell(cell.runId, cell.caseIndex, cell.targetIndex, GIVEN_UP_REASON)) givenUp += 1;
+          if (await this.runs.giveUpCell(cell.runId, cell.caseIndex, cell.targetIndex, GIVEN_UP_REASON))
+            givenUp += 1;
           continue;
         }
         seen.set(key, cell.attempts);
@@ -80,10 +89,19 @@ export class CellRecovery {
       enqueued += jobs.length;
     }
     this.requeued = seen;
+    // A cancelled run's cells are never claimed again: those a dead worker held are finished here.
+    const stranded = await this.runs.cancelStrandedCells();
+    if (stranded > 0)
+      this.logger.info(
+        { cancelledCells: stranded },
+        'QA suite cells of cancelled runs whose worker stopped finished as cancelled',
+      );
     if (atStart ? enqueued + givenUp > 0 : givenUp > 0 || enqueued > 0)
       this.logger.info(
         { enqueuedCells: enqueued, givenUpCells: givenUp },
-        atStart ? 'QA suite runs resumed: unfinished cells enqueued' : 'QA suite cells whose worker stopped enqueued again',
+        atStart
+          ? 'QA suite runs resumed: unfinished cells enqueued'
+          : 'QA suite cells whose worker stopped enqueued again',
       );
   }
 }
