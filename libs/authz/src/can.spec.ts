@@ -12,14 +12,14 @@ const expected: Record<Scope, Record<Role, boolean>> = {
   'sessions:write': { user: true, portal: true, viewer: false, qa: false, admin: true },
   'messages:read': { user: true, portal: true, viewer: false, qa: false, admin: true },
   'messages:write': { user: true, portal: true, viewer: false, qa: false, admin: true },
-  'sessions:read-any': { user: false, portal: false, viewer: true, qa: false, admin: true },
-  'messages:read-any': { user: false, portal: false, viewer: true, qa: false, admin: true },
-  'users:read': { user: false, portal: false, viewer: true, qa: false, admin: true },
+  'sessions:read-any': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'messages:read-any': { user: false, portal: false, viewer: true, qa: true, admin: true },
+  'users:read': { user: false, portal: false, viewer: true, qa: true, admin: true },
   'api-keys:read': { user: false, portal: false, viewer: false, qa: false, admin: true },
   'api-keys:write': { user: false, portal: false, viewer: false, qa: false, admin: true },
   'audit:read': { user: false, portal: false, viewer: false, qa: false, admin: true },
   'usage:read': { user: false, portal: false, viewer: true, qa: true, admin: true },
-  'sandbox:read': { user: false, portal: false, viewer: true, qa: false, admin: true },
+  'sandbox:read': { user: false, portal: false, viewer: true, qa: true, admin: true },
   'sandbox:manage': { user: false, portal: false, viewer: false, qa: false, admin: true },
   'completions:create': { user: true, portal: true, viewer: false, qa: false, admin: true },
   'lab:run': { user: false, portal: false, viewer: true, qa: true, admin: true },
@@ -120,11 +120,19 @@ describe('can: principal-specific rules', () => {
     expect(can(viewer, 'sessions:read-any', { ownerUserId: 'u-anyone' })).toBe(true);
   });
 
-  it('a qa key runs suites but reaches no user data beyond the usage aggregate', () => {
+  it('a qa key may all a viewer may, plus writing and running suites, and nothing administrative', () => {
     const qa = userPrincipal({ id: 'u-qa', role: 'qa' });
-    expect(can(qa, 'suites:run')).toBe(true);
-    const reachingUserData = scopes.filter((scope) => scopeReach[scope] !== 'none' && can(qa, scope));
-    expect(reachingUserData).toEqual(['usage:read']);
-    expect(can(qa, 'prices:write')).toBe(false);
+    const viewer = userPrincipal({ id: 'u-viewer', role: 'viewer' });
+    const beyondViewer = scopes.filter((scope) => can(qa, scope) && !can(viewer, scope));
+    expect(beyondViewer).toEqual(['suites:write', 'suites:run']);
+    expect(scopes.filter((scope) => can(viewer, scope) && !can(qa, scope))).toEqual([]);
+    for (const administrative of [
+      'api-keys:write',
+      'audit:read',
+      'sandbox:manage',
+      'prices:write',
+      'console-sessions:write',
+    ] as const)
+      expect(can(qa, administrative), administrative).toBe(false);
   });
 });

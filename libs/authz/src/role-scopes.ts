@@ -12,6 +12,25 @@ const ownDataScopes = [
 const identityScopes = ['identity:read'] as const satisfies readonly Scope[];
 
 /**
+ * Read-only QA across users: reads anyone's sessions, tries schemas in the structured-output lab,
+ * sees the sandbox's health, the token usage and the QA suites with their runs; changes nothing
+ * (rebuilds, re-pins and container removals are the admin's; editing and running suites the `qa`
+ * role's). Signs in to the console; seeing and ending other people's console sessions is the admin's.
+ */
+const viewerScopes = [
+  'sessions:read-any',
+  'messages:read-any',
+  'users:read',
+  'lab:run',
+  'lab:read',
+  'sandbox:read',
+  'usage:read',
+  'console:sign-in',
+  'suites:read',
+  ...identityScopes,
+] as const satisfies readonly Scope[];
+
+/**
  * Roles → scopes, as data: the API guard and the console read the same table.
  * A portal gets the same own-data scopes as a user because it only ever acts *as* an end user
  * (see `resolveEffectiveUserId`); the viewer is read-only across users and cannot touch keys or audit.
@@ -19,35 +38,10 @@ const identityScopes = ['identity:read'] as const satisfies readonly Scope[];
 export const roleScopes: Readonly<Record<Role, readonly Scope[]>> = Object.freeze({
   user: [...ownDataScopes, 'completions:create', ...identityScopes],
   portal: [...ownDataScopes, 'completions:create', ...identityScopes],
-  // QA: reads anyone's sessions, tries schemas in the structured-output lab and sees the sandbox's
-  // health and the token usage; changes nothing else (rebuilds, re-pins and container removals are the admin's).
-  // Signs in to the console; seeing and ending other people's console sessions is the admin's.
-  // Reads QA suites and their runs, but neither edits nor runs them (that is the `qa` role's).
-  viewer: [
-    'sessions:read-any',
-    'messages:read-any',
-    'users:read',
-    'lab:run',
-    'lab:read',
-    'sandbox:read',
-    'usage:read',
-    'console:sign-in',
-    'suites:read',
-    ...identityScopes,
-  ],
-  // QA engineer: writes and runs structured-output test suites and uses the lab to build cases;
-  // sees token usage (what a run cost). No administrative right: no keys, audit, users, sandbox
-  // management, nor anyone's sessions or console sessions.
-  qa: [
-    'suites:read',
-    'suites:write',
-    'suites:run',
-    'lab:run',
-    'lab:read',
-    'usage:read',
-    'console:sign-in',
-    ...identityScopes,
-  ],
+  viewer: viewerScopes,
+  // QA engineer: everything the viewer may, plus writing and running structured-output test suites.
+  // No administrative right: no keys, audit, prices, sandbox management or console sessions.
+  qa: [...viewerScopes, 'suites:write', 'suites:run'],
   admin: scopes,
 });
 

@@ -4,7 +4,7 @@ import type { SsoRole } from '@agentdesk/storage';
 /**
  * Which AgentDesk role a person gets from one claim of their ID token (or userinfo), as data:
  * `{"claim":"groups","map":{"agentdesk-admins":"admin","agentdesk-viewers":"viewer"}}`.
- * `qa` writes and runs QA suites; `viewer` reads every user's sessions.
+ * `viewer` reads every user's sessions; `qa` may do the same and also writes and runs QA suites.
  */
 export interface RoleMapping {
   readonly claim: string;
@@ -37,15 +37,14 @@ export function parseRoleMapping(text: string): RoleMapping | string {
 }
 
 /**
- * Rank of a role, to pick the highest of several mapped values (a person in two groups). `qa` and
- * `viewer` do not contain each other; `viewer` ranks above because it reaches every user's data,
- * so a move from viewer to qa counts as a loss (and ends open console sessions).
+ * Rank of a role, to pick the highest of several mapped values (a person in two groups): each
+ * role holds every scope of the ones below it (`qa` is a viewer who also writes and runs suites).
  */
 export const ssoRoleRank: Readonly<Record<SsoRole, number>> = {
   none: 0,
   user: 1,
-  qa: 2,
-  viewer: 3,
+  viewer: 2,
+  qa: 3,
   admin: 4,
 };
 

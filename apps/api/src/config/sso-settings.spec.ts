@@ -63,8 +63,8 @@ describe('the role mapping', () => {
   it('gives the highest mapped role, and none without a mapped value (no default)', () => {
     expect(roleFromClaims(mapping, { groups: ['readers', 'admins'] })).toBe('admin');
     expect(roleFromClaims(mapping, { groups: 'qa-team' })).toBe('qa');
-    // viewer ranks above qa: it reaches every user's data.
-    expect(roleFromClaims(mapping, { groups: ['qa-team', 'readers'] })).toBe('viewer');
+    // qa ranks above viewer: it holds every viewer scope and more.
+    expect(roleFromClaims(mapping, { groups: ['qa-team', 'readers'] })).toBe('qa');
     expect(roleFromClaims(mapping, { groups: ['everyone'] })).toBe('none');
     expect(roleFromClaims(mapping, {})).toBe('none');
     // Inherited names are not mapped values.

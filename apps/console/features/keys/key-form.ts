@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 export const createKeyFormSchema = z
   .object({
-    role: z.enum(apiKeyRoles, { error: 'Role must be user, portal, viewer or admin' }),
+    role: z.enum(apiKeyRoles, { error: 'Role must be user, portal, viewer, qa or admin' }),
     label: z.string().max(1000),
     portalId: z.string().max(1000).optional(),
     trustClientUserId: z.boolean().optional(),

@@ -21,7 +21,7 @@ describe('people filters', () => {
 
   it('names a role it does not know', () => {
     expect(parsePeopleFilters({ role: 'king' }).problems).toEqual([
-      'Role must be admin, viewer, user or portal.',
+      'Role must be admin, viewer, qa, user or portal.',
     ]);
   });
 

@@ -10,7 +10,7 @@ import {
 } from '../url-state';
 
 /** Roles the directory filters on (the API names the same four). */
-export const personRoleChoices = ['admin', 'viewer', 'user', 'portal'] as const;
+export const personRoleChoices = ['admin', 'viewer', 'qa', 'user', 'portal'] as const;
 
 /** The users page's filters as they sit in its URL. */
 export const peopleListQuery = pagedListQuery('/users', {
@@ -18,7 +18,7 @@ export const peopleListQuery = pagedListQuery('/users', {
   q: textField(),
   /** Portal id (exact). */
   portal: textField(),
-  role: choiceField(personRoleChoices, 'Role must be admin, viewer, user or portal.'),
+  role: choiceField(personRoleChoices, 'Role must be admin, viewer, qa, user or portal.'),
   /** First day of the usage columns, `YYYY-MM-DD` (UTC). */
   from: dayField('Usage from'),
   /** Last day of the usage columns, `YYYY-MM-DD` (UTC). */

@@ -2,7 +2,7 @@ import { userPrincipal } from '@agentdesk/authz';
 import { describe, expect, it } from 'vitest';
 import { navigationFor } from './navigation';
 
-const hrefsOf = (role: 'admin' | 'viewer' | 'user') =>
+const hrefsOf = (role: 'admin' | 'viewer' | 'qa' | 'user') =>
   navigationFor(userPrincipal({ id: 'u', role })).map((item) => item.href);
 
 describe('the console’s pages follow the caller’s scopes', () => {
@@ -23,6 +23,17 @@ describe('the console’s pages follow the caller’s scopes', () => {
   it('an admin sees the console sign-ins; a viewer (no console-sessions:read) does not', () => {
     expect(hrefsOf('admin')).toContain('/console-sessions');
     expect(hrefsOf('viewer')).not.toContain('/console-sessions');
+  });
+
+  it.each(['admin', 'viewer', 'qa'] as const)('a %s sees the QA suites', (role) => {
+    expect(hrefsOf(role)).toContain('/suites');
+  });
+
+  it('a qa sees every page a viewer sees, the suites among them, and no administrative page', () => {
+    expect(hrefsOf('qa')).toEqual(
+      expect.arrayContaining([...hrefsOf('viewer'), '/suites', '/lab', '/usage']),
+    );
+    for (const page of ['/keys', '/audit', '/console-sessions']) expect(hrefsOf('qa')).not.toContain(page);
   });
 
   it('a plain user sees no page', () => {

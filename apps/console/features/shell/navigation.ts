@@ -15,6 +15,7 @@ const pages: readonly NavigationItem[] = [
   { href: '/keys', label: 'Keys', scope: 'api-keys:read' },
   { href: '/audit', label: 'Audit', scope: 'audit:read' },
   { href: '/lab', label: 'Lab', scope: 'lab:read' },
+  { href: '/suites', label: 'Suites', scope: 'suites:read' },
   { href: '/sandbox', label: 'Sandbox', scope: 'sandbox:read' },
   { href: '/usage', label: 'Usage', scope: 'usage:read' },
   { href: '/prices', label: 'Prices', scope: 'usage:read' },

@@ -50,7 +50,7 @@ export interface DayRange {
 }
 
 /** Most powerful first: the role a person is shown with. */
-const roleRank: readonly Role[] = ['admin', 'viewer', 'qa', 'portal', 'user'];
+const roleRank: readonly Role[] = ['admin', 'qa', 'viewer', 'portal', 'user'];
 
 const noUsage: PersonUsage = {
   inputTokens: 0,

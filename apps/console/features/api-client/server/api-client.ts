@@ -71,12 +71,12 @@ export async function getFromApi<Schema extends z.ZodType>(
 }
 
 /**
- * A state-changing call (POST with a JSON body, or DELETE) with the caller's credential, the answer
+ * A state-changing call (POST or PUT with a JSON body, or DELETE) with the caller's credential, the answer
  * validated like `getFromApi`'s. The caller's route handler has checked Origin and scope first.
  */
 export async function sendToApi<Schema extends z.ZodType>(
   credential: ApiCredential,
-  request: { method: 'POST' | 'DELETE'; path: string; body?: unknown },
+  request: { method: 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown },
   schema: Schema,
 ): Promise<z.output<Schema>> {
   let response: Response;

@@ -44,7 +44,7 @@ export async function relayFromApi<Data>(
 }
 
 export interface RelayedCall {
-  method: 'POST' | 'DELETE';
+  method: 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** Sent as JSON; undefined sends no body. */
   body?: unknown;

@@ -16,7 +16,7 @@ function me(fields: Partial<IdentityJson>): IdentityJson {
 }
 
 describe('who may sign in to the console', () => {
-  it.each(['admin', 'viewer'] as const)('a %s, named by display name or else external id', (role) => {
+  it.each(['admin', 'viewer', 'qa'] as const)('a %s, named by display name or else external id', (role) => {
     const checked = consoleIdentityOf(me({ role }));
     expect(checked).toEqual({
       ok: true,

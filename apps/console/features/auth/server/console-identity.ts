@@ -5,7 +5,7 @@ import type { IdentityJson } from '@agentdesk/api-contract';
 export interface ConsoleIdentity {
   userId: string;
   displayName: string;
-  role: 'admin' | 'viewer';
+  role: 'admin' | 'viewer' | 'qa';
   portalId: string | null;
   apiKeyId: string | null;
 }
@@ -14,11 +14,16 @@ export type IdentityCheck =
   { ok: true; identity: ConsoleIdentity } | { ok: false; reason: 'not-a-console-role'; role: string };
 
 /**
- * Only people who may read every user's sessions use the console (admins and viewers): a user's or
- * a portal's key is refused here with its role named, although the API would refuse it anyway.
+ * Only the console roles use the console (admins, viewers and QA engineers, whose role holds
+ * `console:sign-in`): a user's or a portal's key is refused here with its role named, although the
+ * API would refuse it anyway. Pages follow the scopes (a qa key sees the suites and the lab).
  */
 export function consoleIdentityOf(me: IdentityJson): IdentityCheck {
-  if (me.kind !== 'user' || me.user === null || (me.role !== 'admin' && me.role !== 'viewer'))
+  if (
+    me.kind !== 'user' ||
+    me.user === null ||
+    (me.role !== 'admin' && me.role !== 'viewer' && me.role !== 'qa')
+  )
     return { ok: false, reason: 'not-a-console-role', role: me.role };
   const identity: ConsoleIdentity = {
     userId: me.user.id,
@@ -27,7 +32,7 @@ export function consoleIdentityOf(me: IdentityJson): IdentityCheck {
     portalId: me.user.portalId,
     apiKeyId: me.apiKey?.id ?? null,
   };
-  if (!can(principalOf(identity), 'sessions:read-any'))
+  if (!can(principalOf(identity), 'console:sign-in'))
     return { ok: false, reason: 'not-a-console-role', role: me.role };
   return { ok: true, identity };
 }

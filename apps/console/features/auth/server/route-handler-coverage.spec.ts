@@ -35,6 +35,14 @@ const decisions: Readonly<Record<string, Decision>> = {
   'sessions/[id]/tool-results/[toolCallId]/route.ts': 'read',
   'sessions/[id]/live/route.ts': 'read',
   'prices/add/route.ts': 'mutation',
+  'suites/create/route.ts': 'mutation',
+  'suites/import/route.ts': 'mutation',
+  'suites/[id]/save/route.ts': 'mutation',
+  'suites/[id]/runs/route.ts': 'mutation',
+  'suites/[id]/export/route.ts': 'read',
+  'suites/[id]/cases-from-lab/route.ts': 'mutation',
+  'suites/runs/[runId]/events/route.ts': 'read',
+  'suites/runs/[runId]/cancel/route.ts': 'mutation',
   'users/suggest/route.ts': 'read',
 };
 

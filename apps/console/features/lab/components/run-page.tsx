@@ -1,4 +1,5 @@
 import type { RunJson } from '@agentdesk/api-contract';
+import type { ReactNode } from 'react';
 import type { PageAccess } from '../../auth';
 import { ApiProblem, ConsoleShell, MissingScopeNotice, notFoundWhenApiSaysSo } from '../../shell';
 import { PrincipalLabel } from '../../people';
@@ -6,8 +7,19 @@ import { formatDateTime, formatDuration } from '../../transcript';
 import { readRun } from '../server/read-lab';
 import { TargetResultPanel } from './target-result-panel';
 
-/** One stored run, reopened by its URL: its inputs, then every target's result side by side. */
-export async function RunPage({ access, runId }: { access: PageAccess; runId: string }) {
+/**
+ * One stored run, reopened by its URL: its inputs, then every target's result side by side.
+ * `saveAsCase` adds what keeps the run as a QA suite's case (the page composes the two features).
+ */
+export async function RunPage({
+  access,
+  runId,
+  saveAsCase,
+}: {
+  access: PageAccess;
+  runId: string;
+  saveAsCase?: (run: RunJson) => ReactNode;
+}) {
   const { signedIn, mayRead } = access;
   let run: RunJson | undefined;
   let failure: unknown;
@@ -67,6 +79,7 @@ export async function RunPage({ access, runId }: { access: PageAccess; runId: st
               </pre>
             </details>
           </section>
+          {saveAsCase?.(run)}
           <div className="results-grid">
             {run.results.map((result, index) => (
               <TargetResultPanel key={index} result={result} />

@@ -1,0 +1,7 @@
+import { handleSaveLabRunAsCase } from '../../../../features/qa-suites';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  return handleSaveLabRunAsCase(request, (await params).id);
+}

@@ -1,0 +1,7 @@
+import { handleStartRun } from '../../../../features/qa-suites';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  return handleStartRun(request, (await params).id);
+}

@@ -1,0 +1,4 @@
+import { handleCreateSuite } from '../../../features/qa-suites';
+
+export const dynamic = 'force-dynamic';
+export const POST = handleCreateSuite;
