@@ -10,7 +10,9 @@ export default defineConfig({
     // The engine is shared and some files prune it: files run one after another; cases inside a
     // file run concurrently where they do not interfere.
     fileParallelism: false,
-    testTimeout: 60_000,
+    // Generous: CI runs this beside a dozen other projects on two cores, where every container start
+    // and command is several times slower. Cases wait for conditions, so this only bounds a hang.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
   },
 });

@@ -3,7 +3,7 @@ import { can } from './can';
 import { anonymousPrincipal, portalPrincipal, userPrincipal, type Principal } from './principal';
 import { roleScopes } from './role-scopes';
 import { roles, type Role } from './roles';
-import { scopeReach, scopes, type Scope } from './scopes';
+import { scopes, type Scope } from './scopes';
 
 // The expected matrix, written out independently of `roleScopes` so a change to the table
 // must be made (and reviewed) twice.

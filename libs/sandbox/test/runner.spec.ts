@@ -4,7 +4,14 @@ import { CommandExecutor } from '../src/runner/command-executor';
 import { hardenedContainerOptions } from '../src/sandboxes/container-spec';
 import { parseSandboxConfig } from '../src/config/sandbox-config';
 import { dockerCli } from './docker-cli';
-import { rejection, removeEverything, testBaseImage, testEngine, testService } from './test-engine';
+import {
+  rejection,
+  removeEverything,
+  testBaseImage,
+  testEngine,
+  testService,
+  untilPathExists,
+} from './test-engine';
 
 // The in-container runner against the Docker exec path: the same cases on both, on the real engine.
 const limits = { memoryBytes: 64 * 1024 * 1024, pids: 48, cpus: 0.5, workspaceBytes: 4 * 1024 * 1024 };
@@ -44,8 +51,8 @@ describe.concurrent('commands run through the in-container runner', () => {
     const sandbox = viaRunner.forSession('removed-mid-command');
     const containerId = await viaRunner.acquireContainer('removed-mid-command');
     await sandbox.exec({ command: 'true' });
-    const running = rejection(sandbox.exec({ command: 'sleep 30' }));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const running = rejection(sandbox.exec({ command: 'touch started; sleep 30' }));
+    await untilPathExists(engine, containerId, '/workspace/started');
     await dockerCli('rm', '-f', containerId);
     const error = await running;
     expect(error.code).toBe('container-missing');
@@ -97,7 +104,8 @@ describe.concurrent.each([
   it('kills the tree at the timeout and leaves nothing running', async () => {
     const sandbox = session('timeout');
     const error = await rejection(
-      sandbox.exec({ command: 'sleep 311 & sleep 312 & echo started; wait', timeoutMs: 1000 }),
+      // The timer runs from the start: room for the first line to be printed on a loaded machine.
+      sandbox.exec({ command: 'sleep 311 & sleep 312 & echo started; wait', timeoutMs: 5000 }),
     );
     expect(error.code).toBe('exec-timeout');
     expect((error.details['stdout'] as { text: string }).text).toBe('started\n');
@@ -108,8 +116,13 @@ describe.concurrent.each([
   it('kills a cancelled command at once', async () => {
     const sandbox = session('cancel');
     const controller = new AbortController();
-    const running = sandbox.exec({ command: 'sleep 321', timeoutMs: 30_000 }, controller.signal);
-    setTimeout(() => controller.abort(), 500);
+    const running = sandbox.exec(
+      { command: 'touch started; sleep 321', timeoutMs: 30_000 },
+      controller.signal,
+    );
+    // Cancelled mid-command, however long the start took.
+    await untilPathExists(engine, await service.acquireContainer(sandbox.sessionId), '/workspace/started');
+    controller.abort();
     expect((await rejection(running)).code).toBe('exec-cancelled');
     const ps = await sandbox.exec({ command: 'ps -o args' });
     expect(ps.stdout.text).not.toContain('sleep 321');

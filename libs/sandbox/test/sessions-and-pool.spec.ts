@@ -3,7 +3,7 @@ import { ToolRegistry } from '@agentdesk/agent-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerLabels, createSandboxTools } from '../src/index';
 import { dockerCli } from './docker-cli';
-import { removeEverything, testEngine, testService } from './test-engine';
+import { removeEverything, testEngine, testService, untilPathExists } from './test-engine';
 
 const engine = testEngine();
 
@@ -72,11 +72,15 @@ describe('session containers', () => {
 
   it('reaps idle session containers, but not busy ones', async () => {
     await service.forSession('idle').exec({ command: 'true' });
-    const busy = service.forSession('busy').exec({ command: 'sleep 2' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Busy until the test says `go`: running (its container there) for the whole reap, however slow.
+    const busy = service
+      .forSession('busy')
+      .exec({ command: 'touch running; while [ ! -e go ]; do sleep 0.1; done' });
+    await untilPathExists(engine, await service.acquireContainer('busy'), '/workspace/running');
     const reaped = await service.reapIdle(Date.now() + service.config.idleTimeoutMs + 1);
     expect(reaped).toContain('idle');
     expect(reaped).not.toContain('busy');
+    await service.forSession('busy').writeFile('go', '');
     expect((await busy).exitCode).toBe(0);
     expect(await engine.inspectContainer('test-sessions-session-idle')).toBeUndefined();
   });

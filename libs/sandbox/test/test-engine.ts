@@ -73,6 +73,21 @@ export async function rejection(promise: Promise<unknown>): Promise<SandboxError
   throw new Error('expected the call to fail');
 }
 
+/**
+ * Waits until `path` exists in the container: a command that creates it has got that far. Tests wait
+ * for this instead of sleeping, since an exec's start (and the command's first line) can take
+ * seconds on a loaded machine; the test's own timeout bounds the wait.
+ */
+export async function untilPathExists(
+  engine: EngineClient,
+  containerId: string,
+  path: string,
+): Promise<void> {
+  while (!(await engine.statPath(containerId, path))) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** An engine a test may stop and start again, with a service on it and the base image built. */
 export interface StoppableEngine {
   /** The running daemon; `restart()` replaces it. */

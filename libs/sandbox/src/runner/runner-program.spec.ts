@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,8 +78,10 @@ describe.concurrent('the in-container command runner', () => {
   });
 
   it('kills the whole tree at the timeout, background children included', async () => {
-    const { report, stdout } = await runner.run(request('sleep 300 & echo $!; sleep 300', { timeoutMs: 300 }))
-      .outcome;
+    // The timer runs from the start: room for the pid to be printed on a loaded machine.
+    const { report, stdout } = await runner.run(
+      request('sleep 300 & echo $!; sleep 300', { timeoutMs: 5000 }),
+    ).outcome;
     expect(report.timedOut).toBe(true);
     expect(report.exitCode).toBe(137);
     const backgroundPid = Number(stdout.text.trim());
@@ -88,8 +90,10 @@ describe.concurrent('the in-container command runner', () => {
   });
 
   it('kills a cancelled command and a child that left the process group, by its marker', async () => {
-    const run = runner.run(request('setsid sleep 301 & echo $!; sleep 301'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const run = runner.run(request('setsid sleep 301 & echo $!; touch started-301; sleep 301'));
+    // Cancelled once the child exists, however long the start took.
+    while (!existsSync(join(directory, 'started-301')))
+      await new Promise((resolve) => setTimeout(resolve, 20));
     run.cancel();
     const { report, stdout } = await run.outcome;
     expect(report).toMatchObject({ cancelled: true, timedOut: false });
