@@ -44,7 +44,9 @@ const environmentSchema = z.object({
   AGENTDESK_QA_PGBOSS_SCHEMA: z
     .string()
     .trim()
-    .regex(/^[a-z_][a-z0-9_]{0,49}$/, { error: 'must be 1–50 lower-case letters, digits or "_", not starting with a digit' })
+    .regex(/^[a-z_][a-z0-9_]{0,49}$/, {
+      error: 'must be 1–50 lower-case letters, digits or "_", not starting with a digit',
+    })
     .optional(),
 });
 

@@ -33,7 +33,10 @@ export function definitionProblems(definition: SuiteDefinition): DefinitionProbl
       if (assertion.kind !== 'matches') return;
       const problem = regexProblem(assertion.pattern, assertion.flags);
       if (problem !== undefined)
-        problems.push({ path: `cases[${caseIndex}].assertions[${assertionIndex}].pattern`, message: problem });
+        problems.push({
+          path: `cases[${caseIndex}].assertions[${assertionIndex}].pattern`,
+          message: problem,
+        });
     });
   });
   return problems;

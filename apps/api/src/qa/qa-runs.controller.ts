@@ -74,7 +74,8 @@ export class QaRunsController {
     await streamRunProgress(reply.raw, source, {
       headers: { [REQUEST_ID_HEADER]: requestIdOf(request.raw) },
       stopping: this.runs.stopping,
-      onError: (error) => this.logger.warn({ err: error, runId: id }, 'run progress stream ended by an error'),
+      onError: (error) =>
+        this.logger.warn({ err: error, runId: id }, 'run progress stream ended by an error'),
     });
   }
 
@@ -103,7 +104,8 @@ export class QaRunsController {
   @Get(':id/cells/:caseId/:targetIndex')
   @RequireScope('suites:read')
   @ApiOperation({
-    summary: 'One cell whole: what the lab keeps for a target (lowered schema, request, raw output, JSON, validation) and each assertion’s outcome',
+    summary:
+      'One cell whole: what the lab keeps for a target (lowered schema, request, raw output, JSON, validation) and each assertion’s outcome',
   })
   @Returns(200, cellJsonSchema, 'The cell')
   @Refuses(404)

@@ -138,7 +138,10 @@ export class QaRuns implements BeforeApplicationShutdown {
   async cancel(runId: string): Promise<SuiteRunJson> {
     const loaded = await this.load(runId);
     if (loaded.run.status !== 'running')
-      throw new ApiError(ApiErrorCode.Conflict, `Run ${runId} already ${loaded.run.status}; only a running run can be cancelled`);
+      throw new ApiError(
+        ApiErrorCode.Conflict,
+        `Run ${runId} already ${loaded.run.status}; only a running run can be cancelled`,
+      );
     const run = await this.repositories.qaRuns.cancel(runId);
     this.engine.cancelLocal(runId);
     return this.runJson({ ...loaded, run });
@@ -149,7 +152,10 @@ export class QaRuns implements BeforeApplicationShutdown {
     const loaded = await this.load(runId);
     const cell = await this.repositories.qaRuns.cellByCaseId(runId, caseId, targetIndex);
     if (cell === undefined)
-      throw new ApiError(ApiErrorCode.NotFound, `Run ${runId} has no cell for case "${caseId}" on target ${targetIndex}`);
+      throw new ApiError(
+        ApiErrorCode.NotFound,
+        `Run ${runId} has no cell for case "${caseId}" on target ${targetIndex}`,
+      );
     return toCellJson(cell, loaded.definition);
   }
 
@@ -187,7 +193,9 @@ export class QaRuns implements BeforeApplicationShutdown {
       throw new ApiError(ApiErrorCode.NotFound, `Run ${runId} has no target ${targetIndex}`);
     const before = await this.against(after, against);
     const label = targetLabel(target);
-    const beforeTargetIndex = before.definition.targets.findIndex((candidate) => targetLabel(candidate) === label);
+    const beforeTargetIndex = before.definition.targets.findIndex(
+      (candidate) => targetLabel(candidate) === label,
+    );
     const [afterCell, beforeCell] = await Promise.all([
       this.repositories.qaRuns.cellByCaseId(after.run.id, caseId, targetIndex),
       beforeTargetIndex === -1
@@ -239,7 +247,10 @@ export class QaRuns implements BeforeApplicationShutdown {
       return this.load(earlier.id);
     }
     if (against === after.run.id)
-      throw new ApiError(ApiErrorCode.ValidationFailed, 'query.against: a run cannot be compared with itself');
+      throw new ApiError(
+        ApiErrorCode.ValidationFailed,
+        'query.against: a run cannot be compared with itself',
+      );
     const before = await this.load(against).catch((error: unknown) => {
       throw error instanceof ApiError && error.code === ApiErrorCode.NotFound
         ? new ApiError(ApiErrorCode.NotFound, `Run ${against} (query.against) not found`)

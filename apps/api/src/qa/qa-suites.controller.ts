@@ -52,7 +52,11 @@ import { QaSuites } from './qa-suites.service';
 import { definitionFromFile } from './suite-file-input';
 
 /** What an audit record of a suite change keeps: which suite, which version now, how big. */
-function describeSuiteChange(context: AuditContext, suite: SuiteJson, details: Record<string, string> = {}): void {
+function describeSuiteChange(
+  context: AuditContext,
+  suite: SuiteJson,
+  details: Record<string, string> = {},
+): void {
   context.describeChange({
     target: { kind: 'qa-suite', id: suite.id },
     details: {
@@ -86,7 +90,9 @@ export class QaSuitesController {
     summary: 'List suites, newest first, each with its last run; or find one by its exact name (?name=)',
   })
   @Returns(200, pageJsonSchema(suiteSummaryJsonSchema), 'One page of suites')
-  list(@ValidQuery(listSuitesQuery) query: z.output<typeof listSuitesQuery>): Promise<Page<SuiteSummaryJson>> {
+  list(
+    @ValidQuery(listSuitesQuery) query: z.output<typeof listSuitesQuery>,
+  ): Promise<Page<SuiteSummaryJson>> {
     return this.suites.list({ limit: query.limit, cursor: query.cursor ?? null, name: query.name });
   }
 
@@ -174,10 +180,15 @@ export class QaSuitesController {
   @RequireScope('suites:write')
   @Audited(auditActions.qaSuiteSave, { target: { kind: 'qa-suite', idParam: 'id' } })
   @ApiOperation({
-    summary: 'Save a YAML, JSON or promptfoo file’s text as a suite’s next version, edited from baseVersion (audited)',
+    summary:
+      'Save a YAML, JSON or promptfoo file’s text as a suite’s next version, edited from baseVersion (audited)',
   })
   @DocumentsChangeReason()
-  @Returns(200, importedSuiteJsonSchema, 'The suite at its new version and what the file held that a suite cannot')
+  @Returns(
+    200,
+    importedSuiteJsonSchema,
+    'The suite at its new version and what the file held that a suite cannot',
+  )
   @Refuses(404, 409, 413)
   async importInto(
     @CurrentAuditContext() context: AuditContext,
@@ -232,7 +243,8 @@ export class QaSuitesController {
   @RequireScope('suites:write')
   @Audited(auditActions.qaSuiteSave, { target: { kind: 'qa-suite', idParam: 'id' } })
   @ApiOperation({
-    summary: 'Add a lab run’s schema, prompt and system prompt as a new case: the suite’s next version (audited)',
+    summary:
+      'Add a lab run’s schema, prompt and system prompt as a new case: the suite’s next version (audited)',
     description: 'Needs suites:write and lab:read. A case id the suite already has is a 409.',
   })
   @DocumentsChangeReason()

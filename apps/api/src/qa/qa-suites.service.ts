@@ -32,11 +32,18 @@ export interface SuiteFile {
   readonly text: string;
 }
 
-const contentTypes = { yaml: 'application/yaml; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
+const contentTypes = {
+  yaml: 'application/yaml; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+} as const;
 
 /** A file name from a suite's name: letters, digits, `-` and `_` only (it goes in a header). */
 function fileNameOf(name: string, version: number, format: 'yaml' | 'json'): string {
-  const stem = name.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'suite';
+  const stem =
+    name
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'suite';
   return `${stem}.v${version}.suite.${format}`;
 }
 
@@ -183,7 +190,10 @@ export class QaSuites {
     const next = suiteDefinitionSchema.safeParse({ ...definition, cases: [...definition.cases, added] });
     if (!next.success)
       throw definitionRefused(
-        next.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+        next.error.issues.map((issue) => ({
+          path: issue.path.map(String).join('.'),
+          message: issue.message,
+        })),
       );
     return this.save(principal, suite.id, {
       definition: next.data,

@@ -68,8 +68,7 @@ export async function streamRunProgress(
     }
     return fresh;
   };
-  for (const cell of source.snapshot.cells)
-    if (isFinished(cell.status)) sent.add(keyOf(cell));
+  for (const cell of source.snapshot.cells) if (isFinished(cell.status)) sent.add(keyOf(cell));
   // The snapshot's cells carry no finish time: start the window at the run's start.
   newestFinishMs = Date.parse(source.snapshot.createdAt);
   try {

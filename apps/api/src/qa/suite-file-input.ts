@@ -46,18 +46,25 @@ export function definitionFromFile(
   text: string,
 ): { definition: SuiteDefinition; unsupported: UnsupportedPartJson[] } {
   const parsed = parseFile(format, text);
-  if (!parsed.ok) throw new ApiError(ApiErrorCode.ValidationFailed, describeFileIssues('body.text', parsed.issues));
+  if (!parsed.ok)
+    throw new ApiError(ApiErrorCode.ValidationFailed, describeFileIssues('body.text', parsed.issues));
   const issues: FileIssue[] = definitionProblems(parsed.definition);
   // Escapes in the file ("\0", "\ud800") can make text neither database stores unchanged.
   const unstorable = findUnstorableText(parsed.definition);
   if (unstorable !== undefined)
     issues.push({
       path: unstorable.path
-        .map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${segment}`))
+        .map((segment, index) =>
+          typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${segment}`,
+        )
         .join(''),
-      message: unstorable.key === undefined ? unstorable.problem : `the key ${JSON.stringify(unstorable.key)} ${unstorable.problem}`,
+      message:
+        unstorable.key === undefined
+          ? unstorable.problem
+          : `the key ${JSON.stringify(unstorable.key)} ${unstorable.problem}`,
     });
-  if (issues.length > 0) throw new ApiError(ApiErrorCode.ValidationFailed, describeFileIssues('body.text', issues));
+  if (issues.length > 0)
+    throw new ApiError(ApiErrorCode.ValidationFailed, describeFileIssues('body.text', issues));
   return { definition: parsed.definition, unsupported: parsed.unsupported };
 }
 

@@ -104,7 +104,8 @@ const storedAssertions = z.array(assertionOutcomeJsonSchema);
  */
 export function toCellJson(cell: QaRunCellWithResult, definition: SuiteDefinition): CellJson {
   const target = definition.targets[cell.targetIndex];
-  if (target === undefined) throw new Error(`Cell of run ${cell.runId} names target ${cell.targetIndex}, which its version lacks`);
+  if (target === undefined)
+    throw new Error(`Cell of run ${cell.runId} names target ${cell.targetIndex}, which its version lacks`);
   const result = cell.result === null ? null : targetResultJsonSchema.safeParse(cell.result);
   const assertions: AssertionOutcomeJson[] =
     cell.result === null ? [] : (storedAssertions.safeParse(cell.result['assertions']).data ?? []);

@@ -87,8 +87,15 @@ export async function finishCells(
   for (const cell of await repositories.qaRuns.unfinishedCells(runId)) {
     if (only !== undefined && !only(cell.caseId, cell.targetIndex)) continue;
     const worker = 'test-worker';
-    const claimed = await repositories.qaRuns.claimCell(runId, cell.caseIndex, cell.targetIndex, worker, 60_000);
-    if (claimed === undefined) throw new Error(`cell ${cell.caseId}/${cell.targetIndex} could not be claimed`);
+    const claimed = await repositories.qaRuns.claimCell(
+      runId,
+      cell.caseIndex,
+      cell.targetIndex,
+      worker,
+      60_000,
+    );
+    if (claimed === undefined)
+      throw new Error(`cell ${cell.caseId}/${cell.targetIndex} could not be claimed`);
     const status = statusOf(cell.caseId, cell.targetIndex);
     const category = status === 'passed' ? 'billing' : 'bug';
     const finished = await repositories.qaRuns.finishCell(runId, cell.caseIndex, cell.targetIndex, worker, {
@@ -102,7 +109,11 @@ export async function finishCells(
       result:
         status === 'error'
           ? null
-          : (cellResult(cell.targetIndex === 0 ? 'gpt-test' : 'claude-test', { category, urgent: false }, status === 'passed') as never),
+          : (cellResult(
+              cell.targetIndex === 0 ? 'gpt-test' : 'claude-test',
+              { category, urgent: false },
+              status === 'passed',
+            ) as never),
     });
     if (!finished) throw new Error(`cell ${cell.caseId}/${cell.targetIndex} could not be finished`);
   }
@@ -111,7 +122,11 @@ export async function finishCells(
 /** A run of a suite version stored directly (no engine picks it up: its cells wait for `finishCells`). */
 export async function storedRun(
   test: TestApi,
-  suite: { id: string; latestVersion: number; current: { definition: { cases: Array<{ id: string }>; targets: unknown[] } } },
+  suite: {
+    id: string;
+    latestVersion: number;
+    current: { definition: { cases: Array<{ id: string }>; targets: unknown[] } };
+  },
   createdBy: string,
 ): Promise<string> {
   const { cases, targets } = suite.current.definition;

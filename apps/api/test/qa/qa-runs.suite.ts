@@ -36,7 +36,11 @@ export function describeQaRuns(engine: Engine): void {
       const qa = await createLocalUser(repositories, 'Quinn QA');
       qaUserId = qa.id;
       qaKey = await issueUserKey(repositories, qa, 'qa');
-      viewerKey = await issueUserKey(repositories, await createLocalUser(repositories, 'Vera Viewer'), 'viewer');
+      viewerKey = await issueUserKey(
+        repositories,
+        await createLocalUser(repositories, 'Vera Viewer'),
+        'viewer',
+      );
       const created = await call('POST', suitesUrl, { definition: ticketSuite('Triage') });
       expect(created.statusCode, created.body).toBe(201);
       suite = created.json<SuiteJson>();
@@ -52,7 +56,11 @@ export function describeQaRuns(engine: Engine): void {
     it('reads a run as its matrix, with pass rates per target and per assertion kind', async () => {
       const runId = await storedRun(test, suite, qaUserId);
       await finishCells(test.api.repositories, runId, (caseId, target) =>
-        caseId === 'refund' && target === 1 ? 'failed' : caseId === 'hello' && target === 0 ? 'error' : 'passed',
+        caseId === 'refund' && target === 1
+          ? 'failed'
+          : caseId === 'hello' && target === 0
+            ? 'error'
+            : 'passed',
       );
       const response = await call('GET', `${runsUrl}/${runId}`, undefined, viewerKey);
       expect(response.statusCode).toBe(200);
@@ -85,7 +93,10 @@ export function describeQaRuns(engine: Engine): void {
         { key: 'gpt-test', passed: 2, judged: 3 },
         { key: 'claude', passed: 2, judged: 3 },
       ]);
-      expect(run.byAssertionKind.find((rate) => rate.key === 'equals')).toMatchObject({ passed: 1, judged: 2 });
+      expect(run.byAssertionKind.find((rate) => rate.key === 'equals')).toMatchObject({
+        passed: 1,
+        judged: 2,
+      });
 
       const runs = await call('GET', `${suitesUrl}/${suite.id}/runs`);
       expect(runs.statusCode).toBe(200);
@@ -100,7 +111,12 @@ export function describeQaRuns(engine: Engine): void {
 
     it('reads one cell whole: the target’s result and each assertion’s outcome', async () => {
       const runId = await storedRun(test, suite, qaUserId);
-      await finishCells(test.api.repositories, runId, () => 'failed', (caseId, target) => caseId === 'crash' && target === 1);
+      await finishCells(
+        test.api.repositories,
+        runId,
+        () => 'failed',
+        (caseId, target) => caseId === 'crash' && target === 1,
+      );
       const response = await call('GET', `${runsUrl}/${runId}/cells/crash/1`);
       expect(response.statusCode, response.body).toBe(200);
       const cell = response.json<CellJson>();
@@ -112,7 +128,11 @@ export function describeQaRuns(engine: Engine): void {
         status: 'failed',
         attempts: 1,
         target: { model: 'claude-test', label: 'claude', temperature: 0, strict: true },
-        result: { model: 'claude-test', json: { category: 'bug', urgent: false }, validation: { valid: true } },
+        result: {
+          model: 'claude-test',
+          json: { category: 'bug', urgent: false },
+          validation: { valid: true },
+        },
         assertions: [
           { kind: 'schema', passed: true },
           { kind: 'equals', passed: false, message: 'got "bug"' },
@@ -127,7 +147,9 @@ export function describeQaRuns(engine: Engine): void {
       expect(missing.statusCode).toBe(404);
       expect(messageOf(missing)).toBe(`Run ${runId} has no cell for case "nope" on target 0`);
       expect((await call('GET', `${runsUrl}/${runId}/cells/crash/x`)).statusCode).toBe(400);
-      expect((await call('GET', `${runsUrl}/${runId}/cells/${encodeURIComponent('no spaces')}/0`)).statusCode).toBe(400);
+      expect(
+        (await call('GET', `${runsUrl}/${runId}/cells/${encodeURIComponent('no spaces')}/0`)).statusCode,
+      ).toBe(400);
     });
 
     it('cancels a running run once; a finished run cannot be cancelled (409)', async () => {
@@ -175,7 +197,9 @@ export function describeQaRuns(engine: Engine): void {
         before: 'passed',
         after: 'failed',
       });
-      const explicit = (await call('GET', `${runsUrl}/${second}/compare?against=${first}`)).json<RunComparisonJson>();
+      const explicit = (
+        await call('GET', `${runsUrl}/${second}/compare?against=${first}`)
+      ).json<RunComparisonJson>();
       expect(explicit.counts).toEqual(comparison.counts);
 
       const diff = await call('GET', `${runsUrl}/${second}/compare/refund/0`);
@@ -187,7 +211,9 @@ export function describeQaRuns(engine: Engine): void {
         before: { status: 'passed', result: { json: { category: 'billing' } } },
         after: { status: 'failed', result: { json: { category: 'bug' } } },
       });
-      expect(cellDiff.diff).toEqual([{ pointer: '/category', op: 'changed', before: 'billing', after: 'bug' }]);
+      expect(cellDiff.diff).toEqual([
+        { pointer: '/category', op: 'changed', before: 'billing', after: 'bug' },
+      ]);
 
       // Only runs of the same suite compare; a run not with itself.
       const foreign = await storedRun(test, suite, qaUserId);
@@ -203,16 +229,29 @@ export function describeQaRuns(engine: Engine): void {
 
     it('streams progress: a snapshot, cells as they finish, then finished, and the stream ends', async () => {
       const runId = await storedRun(test, suite, qaUserId);
-      await finishCells(test.api.repositories, runId, () => 'passed', (caseId) => caseId === 'refund');
+      await finishCells(
+        test.api.repositories,
+        runId,
+        () => 'passed',
+        (caseId) => caseId === 'refund',
+      );
       const baseUrl = await test.api.listen();
       const feed = await openFeed(baseUrl, `${runsUrl}/${runId}/events`, viewerKey.key);
       try {
         expect(feed.status).toBe(200);
         expect(feed.contentType).toContain('text/event-stream');
         const snapshot = await feed.next((event) => event.event === 'snapshot');
-        expect(snapshot.data).toMatchObject({ type: 'snapshot', run: { id: runId, counts: { done: 2, total: 6 } } });
+        expect(snapshot.data).toMatchObject({
+          type: 'snapshot',
+          run: { id: runId, counts: { done: 2, total: 6 } },
+        });
 
-        await finishCells(test.api.repositories, runId, () => 'failed', (caseId) => caseId === 'crash');
+        await finishCells(
+          test.api.repositories,
+          runId,
+          () => 'failed',
+          (caseId) => caseId === 'crash',
+        );
         const batch = await feed.next((event) => event.event === 'cells');
         const cells = batch.data['cells'] as Array<{ caseId: string; status: string }>;
         expect(cells.every((cell) => cell.caseId === 'crash' && cell.status === 'failed')).toBe(true);

@@ -2,7 +2,13 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteJson, SuiteRunJson, SuiteSummaryJson, SuiteVersionJson } from '@agentdesk/api-contract';
 import type { Engine } from '../support/engines';
-import { createLocalUser, issuePortalKey, issueUserKey, missingId, type IssuedKey } from '../support/fixtures';
+import {
+  createLocalUser,
+  issuePortalKey,
+  issueUserKey,
+  missingId,
+  type IssuedKey,
+} from '../support/fixtures';
 import { startTestApi, type TestApi } from '../support/test-api';
 import { suitesUrl, ticketSchema, ticketSuite } from './qa-fixtures';
 
@@ -24,7 +30,11 @@ export function describeQaSuites(engine: Engine): void {
       test = await startTestApi(engine);
       const repositories = test.api.repositories;
       qaKey = await issueUserKey(repositories, await createLocalUser(repositories, 'Quinn QA'), 'qa');
-      viewerKey = await issueUserKey(repositories, await createLocalUser(repositories, 'Vera Viewer'), 'viewer');
+      viewerKey = await issueUserKey(
+        repositories,
+        await createLocalUser(repositories, 'Vera Viewer'),
+        'viewer',
+      );
       userKey = await issueUserKey(repositories, await createLocalUser(repositories, 'Uma User'));
       adminKey = await issueUserKey(repositories, await createLocalUser(repositories, 'Ada Admin'), 'admin');
       portalKey = await issuePortalKey(repositories, 'shop', true);
@@ -36,7 +46,10 @@ export function describeQaSuites(engine: Engine): void {
     const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, key: IssuedKey = qaKey) =>
       test.request({ method, url, key: key.key, ...(body === undefined ? {} : { body }) });
     const create = async (name: string, overrides: Record<string, unknown> = {}): Promise<SuiteJson> => {
-      const response = await call('POST', suitesUrl, { definition: ticketSuite(name, overrides), note: 'first' });
+      const response = await call('POST', suitesUrl, {
+        definition: ticketSuite(name, overrides),
+        note: 'first',
+      });
       expect(response.statusCode, response.body).toBe(201);
       return response.json<SuiteJson>();
     };
@@ -68,7 +81,11 @@ export function describeQaSuites(engine: Engine): void {
       const suite = await create('Versioned');
       const edited = ticketSuite('Versioned', { description: 'Now with a fourth case' });
       (edited['cases'] as unknown[]).push({ id: 'fourth', prompt: 'Fourth', schema: ticketSchema });
-      const saved = await call('PUT', `${suitesUrl}/${suite.id}`, { definition: edited, baseVersion: 1, note: 'add a case' });
+      const saved = await call('PUT', `${suitesUrl}/${suite.id}`, {
+        definition: edited,
+        baseVersion: 1,
+        note: 'add a case',
+      });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(saved.json<SuiteJson>()).toMatchObject({
         latestVersion: 2,
@@ -80,7 +97,11 @@ export function describeQaSuites(engine: Engine): void {
 
       const first = await call('GET', `${suitesUrl}/${suite.id}/versions/1`);
       expect(first.statusCode).toBe(200);
-      expect(first.json<SuiteVersionJson>().definition.cases.map((c) => c.id)).toEqual(['refund', 'crash', 'hello']);
+      expect(first.json<SuiteVersionJson>().definition.cases.map((c) => c.id)).toEqual([
+        'refund',
+        'crash',
+        'hello',
+      ]);
 
       const stale = await call('PUT', `${suitesUrl}/${suite.id}`, { definition: edited, baseVersion: 1 });
       expect(stale.statusCode).toBe(409);
@@ -96,13 +117,20 @@ export function describeQaSuites(engine: Engine): void {
     it('a run points at the version it ran, not the latest', async () => {
       const suite = await create('Pinned runs');
       await call('PUT', `${suitesUrl}/${suite.id}`, {
-        definition: ticketSuite('Pinned runs', { cases: [{ id: 'only', prompt: 'x', schema: ticketSchema }] }),
+        definition: ticketSuite('Pinned runs', {
+          cases: [{ id: 'only', prompt: 'x', schema: ticketSchema }],
+        }),
         baseVersion: 1,
       });
       const started = await call('POST', `${suitesUrl}/${suite.id}/runs`, { version: 1, concurrency: 2 });
       expect(started.statusCode, started.body).toBe(201);
       const run = started.json<SuiteRunJson>();
-      expect(run).toMatchObject({ suiteId: suite.id, suiteName: 'Pinned runs', suiteVersion: 1, status: 'running' });
+      expect(run).toMatchObject({
+        suiteId: suite.id,
+        suiteName: 'Pinned runs',
+        suiteVersion: 1,
+        status: 'running',
+      });
       expect(run.counts.total).toBe(6);
       expect(run.cases.map((c) => c.id)).toEqual(['refund', 'crash', 'hello']);
       expect(run.cells).toHaveLength(6);
@@ -124,7 +152,10 @@ export function describeQaSuites(engine: Engine): void {
       });
       expect(rename.statusCode).toBe(409);
       // Keeping one's own name is no conflict.
-      const keep = await call('PUT', `${suitesUrl}/${other.id}`, { definition: ticketSuite('Other name'), baseVersion: 1 });
+      const keep = await call('PUT', `${suitesUrl}/${other.id}`, {
+        definition: ticketSuite('Other name'),
+        baseVersion: 1,
+      });
       expect(keep.statusCode).toBe(200);
     });
 
@@ -169,7 +200,10 @@ export function describeQaSuites(engine: Engine): void {
       });
       expect(fromJson.statusCode, fromJson.body).toBe(201);
 
-      const broken = await call('POST', `${suitesUrl}/import`, { format: 'yaml', text: 'name: [unclosed\ncases: 1' });
+      const broken = await call('POST', `${suitesUrl}/import`, {
+        format: 'yaml',
+        text: 'name: [unclosed\ncases: 1',
+      });
       expect(broken.statusCode).toBe(400);
       expect(messageOf(broken)).toMatch(/^body\.text: the suite file has/);
       expect(messageOf(broken)).toMatch(/line \d+/);
@@ -205,12 +239,17 @@ export function describeQaSuites(engine: Engine): void {
       ].join('\n');
       const imported = await call('POST', `${suitesUrl}/import`, { format: 'promptfoo', text: promptfoo });
       expect(imported.statusCode, imported.body).toBe(201);
-      const body = imported.json<{ suite: SuiteJson; unsupported: Array<{ path: string; reason: string }> }>();
+      const body = imported.json<{
+        suite: SuiteJson;
+        unsupported: Array<{ path: string; reason: string }>;
+      }>();
       expect(body.suite.caseCount).toBe(1);
       expect(body.suite.targetCount).toBe(2);
       // The model-graded assertion has no counterpart in a suite: listed, not dropped silently.
       expect(
-        body.unsupported.some((part) => part.path.includes('tests[0].assert[1]') || part.reason.includes('llm-rubric')),
+        body.unsupported.some(
+          (part) => part.path.includes('tests[0].assert[1]') || part.reason.includes('llm-rubric'),
+        ),
         JSON.stringify(body.unsupported),
       ).toBe(true);
     });
@@ -239,13 +278,19 @@ export function describeQaSuites(engine: Engine): void {
       });
       for (const format of ['yaml', 'json'] as const) {
         const latest = (await call('GET', `${suitesUrl}/${suite.id}`)).json<SuiteJson>();
-        const exported = await call('GET', `${suitesUrl}/${suite.id}/export?format=${format}`, undefined, viewerKey);
+        const exported = await call(
+          'GET',
+          `${suitesUrl}/${suite.id}/export?format=${format}`,
+          undefined,
+          viewerKey,
+        );
         expect(exported.statusCode).toBe(200);
         expect(exported.headers['content-type']).toBe(`application/${format}; charset=utf-8`);
         expect(exported.headers['content-disposition']).toBe(
           `attachment; filename="Round-trip.v${latest.latestVersion}.suite.${format}"`,
         );
-        const parsed = format === 'yaml' ? (parseYaml(exported.body) as unknown) : (JSON.parse(exported.body) as unknown);
+        const parsed =
+          format === 'yaml' ? (parseYaml(exported.body) as unknown) : (JSON.parse(exported.body) as unknown);
         expect(parsed).toMatchObject({ name: 'Round trip' });
         const reimported = await call('POST', `${suitesUrl}/${suite.id}/import`, {
           format,
@@ -306,16 +351,28 @@ export function describeQaSuites(engine: Engine): void {
       });
       expect(missing.statusCode).toBe(404);
       expect(messageOf(missing)).toBe(`Lab run ${missingId} not found`);
-      const stale = await call('POST', `${suitesUrl}/${suite.id}/cases-from-lab`, { labRunId, caseId: 'y', baseVersion: 1 });
+      const stale = await call('POST', `${suitesUrl}/${suite.id}/cases-from-lab`, {
+        labRunId,
+        caseId: 'y',
+        baseVersion: 1,
+      });
       expect(stale.statusCode).toBe(409);
     });
 
     it('lets qa and admin keys do everything, viewers only read, and refuses user and portal keys (403) and no key (401)', async () => {
       const suite = await create('Scopes');
-      const reads = [`${suitesUrl}`, `${suitesUrl}/${suite.id}`, `${suitesUrl}/${suite.id}/versions/1`, `${suitesUrl}/${suite.id}/export`, `${suitesUrl}/${suite.id}/runs`];
+      const reads = [
+        `${suitesUrl}`,
+        `${suitesUrl}/${suite.id}`,
+        `${suitesUrl}/${suite.id}/versions/1`,
+        `${suitesUrl}/${suite.id}/export`,
+        `${suitesUrl}/${suite.id}/runs`,
+      ];
       for (const url of reads) {
-        for (const key of [qaKey, viewerKey, adminKey]) expect((await call('GET', url, undefined, key)).statusCode, url).toBe(200);
-        for (const key of [userKey, portalKey]) expect((await call('GET', url, undefined, key)).statusCode, url).toBe(403);
+        for (const key of [qaKey, viewerKey, adminKey])
+          expect((await call('GET', url, undefined, key)).statusCode, url).toBe(200);
+        for (const key of [userKey, portalKey])
+          expect((await call('GET', url, undefined, key)).statusCode, url).toBe(403);
         expect((await test.request({ method: 'GET', url })).statusCode, url).toBe(401);
       }
       const writes: Array<[string, unknown]> = [
@@ -330,7 +387,16 @@ export function describeQaSuites(engine: Engine): void {
       }
       const byAdmin = await call('POST', suitesUrl, { definition: ticketSuite('Scopes by admin') }, adminKey);
       expect(byAdmin.statusCode).toBe(201);
-      expect((await call('PUT', `${suitesUrl}/${suite.id}`, { definition: ticketSuite('Scopes'), baseVersion: 1 }, viewerKey)).statusCode).toBe(403);
+      expect(
+        (
+          await call(
+            'PUT',
+            `${suitesUrl}/${suite.id}`,
+            { definition: ticketSuite('Scopes'), baseVersion: 1 },
+            viewerKey,
+          )
+        ).statusCode,
+      ).toBe(403);
     });
 
     it('audits every change with what it changed', async () => {
@@ -352,36 +418,73 @@ export function describeQaSuites(engine: Engine): void {
         [{ definition: ticketSuite('x'), extra: 1 }, 'body.extra: unknown field'],
         [{ definition: ticketSuite('x', { targets: [] }) }, 'body.definition.targets'],
         [
-          { definition: ticketSuite('x', { cases: [{ id: 'a', prompt: 'p', schema: ticketSchema, assertions: [{ kind: 'equals', pointer: 'nope', value: 1 }] }] }) },
+          {
+            definition: ticketSuite('x', {
+              cases: [
+                {
+                  id: 'a',
+                  prompt: 'p',
+                  schema: ticketSchema,
+                  assertions: [{ kind: 'equals', pointer: 'nope', value: 1 }],
+                },
+              ],
+            }),
+          },
           'body.definition.cases.0.assertions.0.pointer',
         ],
         [
-          { definition: ticketSuite('x', { cases: [{ id: 'a', prompt: 'p', schema: { type: 'no-such-type' } }] }) },
+          {
+            definition: ticketSuite('x', {
+              cases: [{ id: 'a', prompt: 'p', schema: { type: 'no-such-type' } }],
+            }),
+          },
           'body.definition.cases[0].schema',
         ],
         [
-          { definition: ticketSuite('x', { cases: [{ id: 'a', prompt: 'p', schema: ticketSchema, assertions: [{ kind: 'matches', pointer: '', pattern: '(' }] }] }) },
+          {
+            definition: ticketSuite('x', {
+              cases: [
+                {
+                  id: 'a',
+                  prompt: 'p',
+                  schema: ticketSchema,
+                  assertions: [{ kind: 'matches', pointer: '', pattern: '(' }],
+                },
+              ],
+            }),
+          },
           'body.definition.cases.0.assertions.0.pattern',
         ],
-        [{ definition: ticketSuite('x', { cases: [{ id: 'a', schema: ticketSchema }] }) }, 'body.definition.cases.0.prompt'],
+        [
+          { definition: ticketSuite('x', { cases: [{ id: 'a', schema: ticketSchema }] }) },
+          'body.definition.cases.0.prompt',
+        ],
       ] as const;
       for (const [body, field] of cases) {
         const response = await call('POST', suitesUrl, body);
         expect(response.statusCode, JSON.stringify(body)).toBe(400);
         expect(messageOf(response)).toContain(field);
       }
-      expect(messageOf(await call('PUT', `${suitesUrl}/${suite.id}`, { definition: ticketSuite('Bad input') }))).toContain('body.baseVersion');
+      expect(
+        messageOf(await call('PUT', `${suitesUrl}/${suite.id}`, { definition: ticketSuite('Bad input') })),
+      ).toContain('body.baseVersion');
       expect((await call('GET', `${suitesUrl}/not-an-id`)).statusCode).toBe(400);
       const missing = await call('GET', `${suitesUrl}/${missingId}`);
       expect(missing.statusCode).toBe(404);
       expect(messageOf(missing)).toMatch(/not found/);
-      expect((await call('PUT', `${suitesUrl}/${missingId}`, { definition: ticketSuite('z'), baseVersion: 1 })).statusCode).toBe(404);
+      expect(
+        (await call('PUT', `${suitesUrl}/${missingId}`, { definition: ticketSuite('z'), baseVersion: 1 }))
+          .statusCode,
+      ).toBe(404);
       expect((await call('GET', `${suitesUrl}/${suite.id}/versions/0`)).statusCode).toBe(400);
       expect((await call('GET', `${suitesUrl}?limit=0`)).statusCode).toBe(400);
       expect((await call('POST', `${suitesUrl}/${suite.id}/runs`, { concurrency: 0 })).statusCode).toBe(400);
       expect((await call('POST', `${suitesUrl}/import`, { format: 'csv', text: 'a' })).statusCode).toBe(400);
       // The escape "\u0000" is plain text on the wire; parsed, it is a NUL neither database stores.
-      const nul = await call('POST', `${suitesUrl}/import`, { format: 'json', text: JSON.stringify(ticketSuite('nul\u0000')) });
+      const nul = await call('POST', `${suitesUrl}/import`, {
+        format: 'json',
+        text: JSON.stringify(ticketSuite('nul\u0000')),
+      });
       expect(nul.statusCode).toBe(400);
       expect(messageOf(nul)).toContain('name: contains a NUL character');
     });

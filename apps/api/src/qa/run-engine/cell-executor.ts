@@ -1,7 +1,17 @@
 import type { SuiteCase, SuiteDefinition, SuiteTarget } from '@agentdesk/api-contract';
 import type { ChatMessage, JsonSchema } from '@agentdesk/providers';
-import { cellVerdict, evaluateAssertions, type CellOutput, type JavaScriptAssertionRunner } from '@agentdesk/qa-suites';
-import { CANCELLED_CELL_REASON, type JsonObject, type QaCellOutcome, type Repositories } from '@agentdesk/storage';
+import {
+  cellVerdict,
+  evaluateAssertions,
+  type CellOutput,
+  type JavaScriptAssertionRunner,
+} from '@agentdesk/qa-suites';
+import {
+  CANCELLED_CELL_REASON,
+  type JsonObject,
+  type QaCellOutcome,
+  type Repositories,
+} from '@agentdesk/storage';
 import type { Logger } from 'pino';
 import { runTarget } from '../../shared/structured-output/run-target';
 import { schemaNameOf } from '../../shared/structured-output/schema-name';
@@ -44,7 +54,10 @@ function messagesOf(suiteCase: SuiteCase): ChatMessage[] {
       ? []
       : [{ role: 'system', content: suiteCase.systemPrompt }];
   if (suiteCase.messages !== undefined)
-    return [...system, ...suiteCase.messages.map((message) => ({ role: message.role, content: message.content }))];
+    return [
+      ...system,
+      ...suiteCase.messages.map((message) => ({ role: message.role, content: message.content })),
+    ];
   return [...system, { role: 'user', content: suiteCase.prompt ?? '' }];
 }
 
@@ -85,7 +98,8 @@ export class CellExecutor {
 
   /** Stops the work of every cell of `runId` on this replica (the run was cancelled). */
   stopRun(runId: string, reason: CellStopReason): void {
-    for (const cell of this.held.values()) if (cell.runId === runId) cell.controller.abort(new CellStop(reason));
+    for (const cell of this.held.values())
+      if (cell.runId === runId) cell.controller.abort(new CellStop(reason));
   }
 
   /** Stops the work of every cell on this replica, which takes no more (it is shutting down). */
@@ -117,7 +131,10 @@ export class CellExecutor {
     try {
       const outcome = await this.run(job, controller.signal).catch(async (error: unknown) => {
         if (cellStopOf(controller.signal) !== undefined) return undefined;
-        logger.error({ err: error, cell: job }, 'a QA suite cell failed unexpectedly; it is recorded as an error');
+        logger.error(
+          { err: error, cell: job },
+          'a QA suite cell failed unexpectedly; it is recorded as an error',
+        );
         return errorOutcome('the cell failed unexpectedly; the error was logged');
       });
       heartbeat.stop();
@@ -159,7 +176,11 @@ export class CellExecutor {
     const target = underWay.definition.targets[job.targetIndex];
     if (suiteCase === undefined || target === undefined)
       return errorOutcome(`the suite version has no case ${job.caseIndex} or no target ${job.targetIndex}`);
-    const release = await slots.acquire(slotKey(job.runId, router, target.model), underWay.concurrency, signal);
+    const release = await slots.acquire(
+      slotKey(job.runId, router, target.model),
+      underWay.concurrency,
+      signal,
+    );
     let result: TargetResult;
     try {
       result = await this.callTarget(underWay.definition, suiteCase, target, signal);
@@ -187,7 +208,11 @@ export class CellExecutor {
       costMicros,
       ...(result.error !== undefined && { errorMessage: result.error.message }),
     };
-    const assertions = await evaluateAssertions(output, suiteCase.assertions, this.dependencies.runJavaScript);
+    const assertions = await evaluateAssertions(
+      output,
+      suiteCase.assertions,
+      this.dependencies.runJavaScript,
+    );
     const verdict = cellVerdict(output, assertions);
     return {
       status: verdict.status,

@@ -34,7 +34,12 @@ export function createSuiteRunEngine(dependencies: SuiteRunEngineDependencies): 
   const { database, repositories, settings, logger } = dependencies;
   const queue: CellQueue =
     database.dialect === 'postgres'
-      ? new PgBossCellQueue({ database, schema: settings.pgBossSchema, capacity: settings.cellsInFlight, logger })
+      ? new PgBossCellQueue({
+          database,
+          schema: settings.pgBossSchema,
+          capacity: settings.cellsInFlight,
+          logger,
+        })
       : new InProcessCellQueue(settings.cellsInFlight);
   const executor = new CellExecutor({
     runs: repositories.qaRuns,
@@ -48,5 +53,11 @@ export function createSuiteRunEngine(dependencies: SuiteRunEngineDependencies): 
     leaseMs: settings.cellLeaseMs,
   });
   const recovery = new CellRecovery(repositories.qaRuns, queue, settings.cellLeaseMs, logger);
-  return new SuiteRunEngine(queue, executor, recovery, logger, database.dialect === 'postgres' ? 'pg-boss' : 'in-process');
+  return new SuiteRunEngine(
+    queue,
+    executor,
+    recovery,
+    logger,
+    database.dialect === 'postgres' ? 'pg-boss' : 'in-process',
+  );
 }

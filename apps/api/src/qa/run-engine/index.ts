@@ -3,7 +3,13 @@
 export { SuiteRunEngineModule } from './suite-run-engine.module';
 export { SuiteRunEngine } from './suite-run-engine';
 export { createSuiteRunEngine, type SuiteRunEngineDependencies } from './create-suite-run-engine';
-export { type CellJob, type CellJobRequest, type CellQueue, type CellJobHandler, type CellDelivery } from './cell-queue';
+export {
+  type CellJob,
+  type CellJobRequest,
+  type CellQueue,
+  type CellJobHandler,
+  type CellDelivery,
+} from './cell-queue';
 export { InProcessCellQueue } from './in-process-cell-queue';
 export { PgBossCellQueue, CELL_QUEUE_NAME } from './pg-boss-cell-queue';
 export { GIVEN_UP_REASON, MAX_CELL_ATTEMPTS } from './cell-executor';

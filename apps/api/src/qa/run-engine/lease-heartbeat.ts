@@ -17,20 +17,25 @@ export function startLeaseHeartbeat(
   logger: Pick<Logger, 'warn'>,
 ): { stop(): void } {
   let renewing = false;
-  const timer = setInterval(() => {
-    if (renewing || controller.signal.aborted) return;
-    renewing = true;
-    runs
-      .extendLease(cell.runId, cell.caseIndex, cell.targetIndex, workerId, leaseMs)
-      .then((state) => {
-        if (state === 'cancelled') controller.abort(new CellStop('cancelled'));
-        else if (state === 'lost') controller.abort(new CellStop('lease-lost'));
-      })
-      .catch((error: unknown) => logger.warn({ err: error, cell }, 'could not renew the lease of a QA suite cell'))
-      .finally(() => {
-        renewing = false;
-      });
-  }, Math.max(1, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      if (renewing || controller.signal.aborted) return;
+      renewing = true;
+      runs
+        .extendLease(cell.runId, cell.caseIndex, cell.targetIndex, workerId, leaseMs)
+        .then((state) => {
+          if (state === 'cancelled') controller.abort(new CellStop('cancelled'));
+          else if (state === 'lost') controller.abort(new CellStop('lease-lost'));
+        })
+        .catch((error: unknown) =>
+          logger.warn({ err: error, cell }, 'could not renew the lease of a QA suite cell'),
+        )
+        .finally(() => {
+          renewing = false;
+        });
+    },
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

@@ -80,7 +80,9 @@ export class PgBossCellQueue implements CellQueue {
       schedule: false,
       maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
     });
-    this.boss.on('error', (error) => options.logger.warn({ err: error }, 'pg-boss (QA suite cells) reported an error'));
+    this.boss.on('error', (error) =>
+      options.logger.warn({ err: error }, 'pg-boss (QA suite cells) reported an error'),
+    );
   }
 
   async start(handler: CellJobHandler): Promise<void> {
@@ -162,7 +164,9 @@ export class PgBossCellQueue implements CellQueue {
     };
     this.inFlight += 1;
     const settled: Promise<void> = handler(cell, { acknowledge })
-      .catch((error: unknown) => this.options.logger.error({ err: error, cell }, 'a QA suite cell job failed'))
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error, cell }, 'a QA suite cell job failed'),
+      )
       .finally(() => {
         acknowledge();
         this.inFlight -= 1;

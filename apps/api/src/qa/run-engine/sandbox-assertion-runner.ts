@@ -18,7 +18,11 @@ const NOT_AVAILABLE = 'the sandbox is not available';
 const PROGRAM_PATH = `.qa/assertions-${createHash('sha256').update(JAVASCRIPT_ASSERTION_PROGRAM).digest('hex').slice(0, 12)}.cjs`;
 
 const verdictsSchema = z.array(
-  z.object({ passed: z.boolean().nullable(), message: z.string().nullable(), durationMs: z.number().nullable() }),
+  z.object({
+    passed: z.boolean().nullable(),
+    message: z.string().nullable(),
+    durationMs: z.number().nullable(),
+  }),
 );
 
 type Verdicts = Awaited<ReturnType<JavaScriptAssertionRunner>>;
@@ -51,7 +55,11 @@ export class SandboxAssertionRunner {
     try {
       await sandbox.writeFile(
         requestPath,
-        JSON.stringify({ output, checks: checks.map((check) => ({ code: check.code })), timeoutMs: CHECK_TIMEOUT_MS }),
+        JSON.stringify({
+          output,
+          checks: checks.map((check) => ({ code: check.code })),
+          timeoutMs: CHECK_TIMEOUT_MS,
+        }),
       );
       let result = await this.exec(sandbox, requestPath, timeoutMs);
       if (result.programMissing) {
@@ -59,7 +67,11 @@ export class SandboxAssertionRunner {
         this.programWritten = false;
         await sandbox.writeFile(
           requestPath,
-          JSON.stringify({ output, checks: checks.map((check) => ({ code: check.code })), timeoutMs: CHECK_TIMEOUT_MS }),
+          JSON.stringify({
+            output,
+            checks: checks.map((check) => ({ code: check.code })),
+            timeoutMs: CHECK_TIMEOUT_MS,
+          }),
         );
         result = await this.exec(sandbox, requestPath, timeoutMs);
       }
@@ -93,7 +105,10 @@ export class SandboxAssertionRunner {
     };
   }
 
-  private verdictsOf(result: { exitCode: number; stdout: string; stderr: string }, checks: readonly unknown[]): Verdicts {
+  private verdictsOf(
+    result: { exitCode: number; stdout: string; stderr: string },
+    checks: readonly unknown[],
+  ): Verdicts {
     const lastLine = result.stdout.trim().split('\n').pop() ?? '';
     let parsed: Verdicts | undefined;
     try {
@@ -103,6 +118,9 @@ export class SandboxAssertionRunner {
     }
     if (result.exitCode === 0 && parsed !== undefined && parsed.length === checks.length) return parsed;
     const why = result.stderr.trim().slice(0, 300);
-    return unjudged(checks, `the assertion runner failed (exit ${result.exitCode})${why === '' ? '' : `: ${why}`}`);
+    return unjudged(
+      checks,
+      `the assertion runner failed (exit ${result.exitCode})${why === '' ? '' : `: ${why}`}`,
+    );
   }
 }

@@ -31,7 +31,9 @@ export class SuiteRunEngine implements OnApplicationBootstrap, BeforeApplication
 
   /** Queues cells of a run (a new run: all of them). */
   async enqueue(runId: string, cells: readonly { caseIndex: number; targetIndex: number }[]): Promise<void> {
-    await this.queue.enqueue(cells.map((cell) => ({ runId, caseIndex: cell.caseIndex, targetIndex: cell.targetIndex })));
+    await this.queue.enqueue(
+      cells.map((cell) => ({ runId, caseIndex: cell.caseIndex, targetIndex: cell.targetIndex })),
+    );
   }
 
   /**

@@ -512,7 +512,13 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     audit: { kind: 'mutation', action: 'admin.console-sessions.end-all', target: 'resource' },
   },
   // QA suites hold no user's data: "own" and "foreign" are both just an existing suite or run.
-  'GET /v1/qa/suites': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'collection', success: 200 },
+  'GET /v1/qa/suites': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'collection',
+    success: 200,
+  },
   'POST /v1/qa/suites': {
     scope: 'suites:write',
     roles: suiteWriteRoles,
@@ -531,7 +537,13 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     body: (unique) => ({ format: 'json', text: JSON.stringify(matrixSuiteDefinition(`matrix-${unique}`)) }),
     audit: { kind: 'mutation', action: 'qa.suite.import', target: 'none' },
   },
-  'GET /v1/qa/suites/:id': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-suite', success: 200 },
+  'GET /v1/qa/suites/:id': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+  },
   'PUT /v1/qa/suites/:id': {
     scope: 'suites:write',
     roles: suiteWriteRoles,
@@ -561,7 +573,13 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'qa-suite',
     success: 200,
   },
-  'GET /v1/qa/suites/:id/export': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-suite', success: 200 },
+  'GET /v1/qa/suites/:id/export': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+  },
   'POST /v1/qa/suites/:id/cases-from-lab': {
     scope: 'suites:write',
     roles: suiteWriteRoles,
@@ -580,8 +598,20 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     body: () => ({}),
     audit: { kind: 'mutation', action: 'qa.run.start', target: 'none' },
   },
-  'GET /v1/qa/suites/:id/runs': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-suite', success: 200 },
-  'GET /v1/qa/runs/:id': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-run', success: 200 },
+  'GET /v1/qa/suites/:id/runs': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-suite',
+    success: 200,
+  },
+  'GET /v1/qa/runs/:id': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-run',
+    success: 200,
+  },
   'GET /v1/qa/runs/:id/events': {
     scope: 'suites:read',
     roles: suiteReadRoles,
@@ -605,7 +635,13 @@ export const protectedRouteExpectations: Readonly<Record<string, RouteExpectatio
     target: 'qa-run',
     success: 200,
   },
-  'GET /v1/qa/runs/:id/compare': { scope: 'suites:read', roles: suiteReadRoles, reach: 'any', target: 'qa-run', success: 200 },
+  'GET /v1/qa/runs/:id/compare': {
+    scope: 'suites:read',
+    roles: suiteReadRoles,
+    reach: 'any',
+    target: 'qa-run',
+    success: 200,
+  },
   'GET /v1/qa/runs/:id/compare/:caseId/:targetIndex': {
     scope: 'suites:read',
     roles: suiteReadRoles,

@@ -5,7 +5,15 @@ import { SandboxRuntime } from '../../../src/shared/sandbox-runtime/sandbox-runt
 import { testDatabaseFactories } from '../../support/engines';
 import { createLocalUser } from '../../support/fixtures';
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
-import { allCells, answerSchema, createRun, expectCountsMatchCells, startEngineApp, waitForRunEnd, type EngineApp } from './support/engine-app';
+import {
+  allCells,
+  answerSchema,
+  createRun,
+  expectCountsMatchCells,
+  startEngineApp,
+  waitForRunEnd,
+  type EngineApp,
+} from './support/engine-app';
 
 const checks = {
   passes: "return output.answer === 'yes'",
@@ -33,7 +41,8 @@ describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
   });
   afterAll(async () => {
     const service = app?.api.app.get(SandboxRuntime).service;
-    for (const container of (await service?.listContainers()) ?? []) await service?.engine.removeContainer(container.id);
+    for (const container of (await service?.listContainers()) ?? [])
+      await service?.engine.removeContainer(container.id);
     await app?.close();
     await emulator?.close();
     await database?.cleanup();
@@ -58,15 +67,34 @@ describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
     const outcomes = new Map<string, { passed: boolean | null; message: string | null }>();
     for (const [caseIndex, id] of Object.keys(checks).entries()) {
       const cell = await repositories.qaRuns.cell(run.id, caseIndex, 0);
-      const assertions = cell.result?.['assertions'] as { kind: string; passed: boolean | null; message: string | null }[];
-      outcomes.set(id, assertions.find((assertion) => assertion.kind === 'javascript')!);
+      const assertions = cell.result?.['assertions'] as {
+        kind: string;
+        passed: boolean | null;
+        message: string | null;
+      }[];
+      outcomes.set(
+        id,
+        assertions.find((assertion) => assertion.kind === 'javascript')!,
+      );
     }
     expect(outcomes.get('passes')).toMatchObject({ passed: true });
-    expect(outcomes.get('fails')).toMatchObject({ passed: false, message: expect.stringMatching(/^score \d is not 7$/) });
+    expect(outcomes.get('fails')).toMatchObject({
+      passed: false,
+      message: expect.stringMatching(/^score \d is not 7$/),
+    });
     expect(outcomes.get('throws')).toMatchObject({ passed: false, message: 'Error: boom' });
-    expect(outcomes.get('loops')).toMatchObject({ passed: false, message: expect.stringMatching(/timed out/) });
-    expect(outcomes.get('network')).toMatchObject({ passed: false, message: expect.stringMatching(/fetch is not defined/) });
-    expect(outcomes.get('network-require')).toMatchObject({ passed: false, message: expect.stringMatching(/require is not defined/) });
+    expect(outcomes.get('loops')).toMatchObject({
+      passed: false,
+      message: expect.stringMatching(/timed out/),
+    });
+    expect(outcomes.get('network')).toMatchObject({
+      passed: false,
+      message: expect.stringMatching(/fetch is not defined/),
+    });
+    expect(outcomes.get('network-require')).toMatchObject({
+      passed: false,
+      message: expect.stringMatching(/require is not defined/),
+    });
     expect(ended.counts).toMatchObject({ total: 6, passed: 1, failed: 5 });
   });
 });

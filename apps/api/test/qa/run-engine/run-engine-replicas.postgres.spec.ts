@@ -1,14 +1,19 @@
-import { once } from 'node:events';
-import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import { createRepositories } from '@agentdesk/storage';
-import { createOwnPostgresDatabase, type OwnPostgresDatabase } from '@agentdesk/storage/testing';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgBossCellQueue } from '../../../src/qa/run-engine';
 import { createLocalUser } from '../../support/fixtures';
-import { emulatorEnvironment } from '../../support/provider-emulator';
-import { startApiProcess, stopApiProcess, type ApiProcess } from '../../reliability/support/api-process';
-import { allCells, answerSchema, createRun, expectCountsMatchCells, threeTargets, waitFor, waitForRunEnd } from './support/engine-app';
+import type { ApiProcess } from '../../reliability/support/api-process';
+import { crashReplica, useReplicasOnPostgres } from '../../reliability/support/replicas-on-postgres';
+import {
+  allCells,
+  answerSchema,
+  createRun,
+  expectCountsMatchCells,
+  threeTargets,
+  waitFor,
+  waitForRunEnd,
+} from './support/engine-app';
 
 const caseCount = 12;
 
@@ -18,36 +23,25 @@ const caseCount = 12;
  * their leases pass, and the run completes with every cell counted once.
  */
 describe('a QA suite run across three replicas, one killed mid-run (postgres)', () => {
-  let postgres: OwnPostgresDatabase;
-  let emulator: ProviderEmulator;
-  let replicas: ApiProcess[] = [];
-
-  beforeEach(async () => {
-    postgres = await createOwnPostgresDatabase();
-    emulator = await startProviderEmulator();
-  });
-  afterEach(async () => {
-    await Promise.all(replicas.map((replica) => stopApiProcess(replica, 'SIGKILL')));
-    replicas = [];
-    await emulator.close();
-    await postgres.drop();
-  });
+  const cluster = useReplicasOnPostgres();
 
   it('completes the run on the survivors: every cell finished once', async () => {
+    const postgres = cluster.postgres();
+    const emulator = cluster.emulator();
     const repositories = createRepositories(postgres.database);
     const qa = await createLocalUser(repositories, 'quality');
     emulator.script({ kind: 'json', delayMs: 700, times: 'always' });
-    const environment = {
-      ...emulatorEnvironment(emulator),
-      DATABASE_URL: postgres.url,
+    const replicas = await cluster.startReplicas(3, {
       AGENTDESK_QA_CONCURRENCY: '1',
       AGENTDESK_QA_CELLS_IN_FLIGHT: '4',
       AGENTDESK_QA_CELL_LEASE_MS: '2000',
-    };
-    replicas = await Promise.all([0, 1, 2].map(() => startApiProcess(environment)));
+    });
     const [doomed] = replicas as [ApiProcess, ApiProcess, ApiProcess];
     await waitFor(
-      () => (replicas.every((replica) => replica.output().includes('QA suite run engine started')) ? true : undefined),
+      () =>
+        replicas.every((replica) => replica.output().includes('QA suite run engine started'))
+          ? true
+          : undefined,
       'every replica’s run engine',
     );
 
@@ -75,12 +69,12 @@ describe('a QA suite run across three replicas, one killed mid-run (postgres)', 
     await waitFor(async () => {
       const cells = await repositories.qaRuns.cells(run.id);
       for (const cell of cells) if (cell.claimedBy !== null) workersSeen.add(cell.claimedBy);
-      const doomedHolds = cells.some((cell) => cell.status === 'running' && cell.claimedBy?.includes(doomedWorker));
+      const doomedHolds = cells.some(
+        (cell) => cell.status === 'running' && cell.claimedBy?.includes(doomedWorker),
+      );
       return doomedHolds && cells.some((cell) => cell.finishedAt !== null) ? true : undefined;
     }, 'the doomed replica holding cells mid-run');
-    const killed = once(doomed.child, 'exit');
-    doomed.child.kill('SIGKILL');
-    await killed;
+    await crashReplica(doomed);
 
     const ended = await waitForRunEnd(repositories, run.id);
     expect(ended.status).toBe('completed');

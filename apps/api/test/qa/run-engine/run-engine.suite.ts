@@ -59,7 +59,11 @@ export function describeRunEngine(engine: Engine): void {
     it('runs cases × targets to the end: one model call per cell, counts equal to the cells’ outcomes', async () => {
       const app = await start();
       const repositories = app.api.repositories;
-      const run = await createRun(repositories, qa.id, { name: 'counts', targets: threeTargets, cases: casesOf(6) });
+      const run = await createRun(repositories, qa.id, {
+        name: 'counts',
+        targets: threeTargets,
+        cases: casesOf(6),
+      });
       await app.engine.enqueue(run.id, allCells(run, 3));
 
       const ended = await waitForRunEnd(repositories, run.id);
@@ -130,7 +134,14 @@ export function describeRunEngine(engine: Engine): void {
       const run = await createRun(repositories, qa.id, {
         name: 'no sandbox',
         targets: [{ model: 'gpt-test' }],
-        cases: [{ id: 'js', prompt: 'q', schema: answerSchema, assertions: [{ kind: 'javascript', code: 'return true' }] }],
+        cases: [
+          {
+            id: 'js',
+            prompt: 'q',
+            schema: answerSchema,
+            assertions: [{ kind: 'javascript', code: 'return true' }],
+          },
+        ],
       });
       await app.engine.enqueue(run.id, allCells(run, 1));
       const ended = await waitForRunEnd(repositories, run.id);
@@ -138,7 +149,11 @@ export function describeRunEngine(engine: Engine): void {
       const cell = await repositories.qaRuns.cell(run.id, 0, 0);
       expect(cell.failedKinds).toEqual(['javascript']);
       expect(cell.result?.['assertions']).toContainEqual(
-        expect.objectContaining({ kind: 'javascript', passed: null, message: 'the sandbox is not available' }),
+        expect.objectContaining({
+          kind: 'javascript',
+          passed: null,
+          message: 'the sandbox is not available',
+        }),
       );
     });
 
@@ -156,9 +171,12 @@ export function describeRunEngine(engine: Engine): void {
       // Every cell claimed: those without a slot wait for one, and the calls never end.
       await waitFor(async () => {
         const cells = await repositories.qaRuns.unfinishedCells(run.id);
-        return cells.every((cell) => cell.status === 'running') && emulator.requests.length >= 4 ? true : undefined;
+        return cells.every((cell) => cell.status === 'running') && emulator.requests.length >= 4
+          ? true
+          : undefined;
       }, 'every cell claimed and four calls made');
-      const byProvider = (provider: string) => emulator.requests.filter((request) => request.provider === provider).length;
+      const byProvider = (provider: string) =>
+        emulator.requests.filter((request) => request.provider === provider).length;
       expect([byProvider('openai'), byProvider('anthropic')]).toEqual([2, 2]);
 
       await repositories.qaRuns.cancel(run.id);
@@ -172,7 +190,11 @@ export function describeRunEngine(engine: Engine): void {
       emulator.script({ kind: 'json', delayMs: 300, times: 'always' });
       const first = await start({ AGENTDESK_QA_CONCURRENCY: '2' });
       const repositories = first.api.repositories;
-      const run = await createRun(repositories, qa.id, { name: 'restart', targets: threeTargets, cases: casesOf(8) });
+      const run = await createRun(repositories, qa.id, {
+        name: 'restart',
+        targets: threeTargets,
+        cases: casesOf(8),
+      });
       await first.engine.enqueue(run.id, allCells(run, 3));
       await waitFor(async () => {
         const current = await repositories.qaRuns.get(run.id);
@@ -199,7 +221,11 @@ export function describeRunEngine(engine: Engine): void {
       await app0.close();
       apps = [];
       const repositories = app0.api.repositories;
-      const run = await createRun(repositories, qa.id, { name: 'crashed', targets: [{ model: 'gpt-test' }], cases: casesOf(3) });
+      const run = await createRun(repositories, qa.id, {
+        name: 'crashed',
+        targets: [{ model: 'gpt-test' }],
+        cases: casesOf(3),
+      });
       // A worker that died holding case 0 (lease still running), and case 2 after its third claim.
       expect(await repositories.qaRuns.claimCell(run.id, 0, 0, 'dead-worker', 1_000)).toBeDefined();
       for (let claim = 0; claim < 3; claim++)
@@ -222,9 +248,16 @@ export function describeRunEngine(engine: Engine): void {
       emulator.script({ kind: 'json', delayMs: 30_000, times: 'always' });
       const app = await start({ AGENTDESK_QA_CONCURRENCY: '1' });
       const repositories = app.api.repositories;
-      const run = await createRun(repositories, qa.id, { name: 'cancel', targets: threeTargets, cases: casesOf(4) });
+      const run = await createRun(repositories, qa.id, {
+        name: 'cancel',
+        targets: threeTargets,
+        cases: casesOf(4),
+      });
       await app.engine.enqueue(run.id, allCells(run, 3));
-      await waitFor(() => (emulator.requests.length >= 3 ? true : undefined), 'a call per provider in flight');
+      await waitFor(
+        () => (emulator.requests.length >= 3 ? true : undefined),
+        'a call per provider in flight',
+      );
 
       await repositories.qaRuns.cancel(run.id);
       app.engine.cancelLocal(run.id);

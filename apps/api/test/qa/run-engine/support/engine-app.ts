@@ -9,6 +9,7 @@ import { SuiteRunEngine } from '../../../../src/qa/run-engine';
 import { LogCapture } from '../../../support/log-capture';
 import { emulatorEnvironment } from '../../../support/provider-emulator';
 import { baseTestEnvironment } from '../../../support/test-api';
+import { waitFor as pollUntil } from '../../../support/wait-for';
 
 /** An API over a database the test owns, so a second one can start on it after the first stops. */
 export interface EngineApp {
@@ -35,7 +36,10 @@ export const threeTargets = [{ model: 'gpt-test' }, { model: 'claude-test' }, { 
 
 export const answerSchema = {
   type: 'object',
-  properties: { answer: { type: 'string', enum: ['yes'] }, score: { type: 'integer', minimum: 1, maximum: 5 } },
+  properties: {
+    answer: { type: 'string', enum: ['yes'] },
+    score: { type: 'integer', minimum: 1, maximum: 5 },
+  },
   required: ['answer', 'score'],
   additionalProperties: false,
 };
@@ -76,18 +80,16 @@ export function allCells(run: QaSuiteRun, targetCount: number): { caseIndex: num
   }));
 }
 
-/** Polls until `probe` returns a value (every 25 ms; throws after `attempts`). */
-export async function waitFor<T>(
+/** Runs of many cells end slowly on a loaded machine: a minute's patience (2,400 polls of 25 ms). */
+const runPatience = 2_400;
+
+/** `waitFor` with a run's patience by default. */
+export function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  attempts = 2_400,
+  attempts = runPatience,
 ): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return pollUntil(probe, what, attempts);
 }
 
 /** Waits for the run to leave `running` with every cell counted. */
