@@ -1,13 +1,10 @@
-import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import { createRepositories } from '@agentdesk/storage';
-import { once } from 'node:events';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { leaseSweepIntervalMs } from '../../src/config/turn-settings';
 import type { MessageJson, SessionJson } from '@agentdesk/api-contract';
 import { createLocalUser, issueUserKey } from '../support/fixtures';
-import { createOwnPostgresDatabase, type OwnPostgresDatabase } from '../support/postgres-database-per-test';
-import { emulatorEnvironment } from '../support/provider-emulator';
-import { startApiProcess, stopApiProcess, waitFor, type ApiProcess } from './support/api-process';
+import { waitFor, type ApiProcess } from './support/api-process';
+import { crashReplica, useReplicasOnPostgres } from './support/replicas-on-postgres';
 import { textOf } from './support/turn-checks';
 
 /** Short on purpose: the whole crash-to-recovery cycle fits in a few seconds. */
@@ -30,31 +27,15 @@ function sweepsLogged(output: string): { interruptedTurns: number; failedMessage
  * no message `pending`, and the next turn on every session must succeed.
  */
 describe('kill -9 of one of three API replicas on one PostgreSQL, without a restart', () => {
-  let postgres: OwnPostgresDatabase;
-  let emulator: ProviderEmulator;
-  let replicas: ApiProcess[] = [];
-
-  beforeEach(async () => {
-    postgres = await createOwnPostgresDatabase();
-    emulator = await startProviderEmulator();
-  });
-  afterEach(async () => {
-    await Promise.all(replicas.map((replica) => stopApiProcess(replica, 'SIGKILL')));
-    replicas = [];
-    await emulator.close();
-    await postgres.drop();
-  });
+  const cluster = useReplicasOnPostgres();
 
   it('the surviving replicas fail the dead replica’s turns after the lease and free every session', async () => {
+    const postgres = cluster.postgres();
+    const emulator = cluster.emulator();
     const repositories = createRepositories(postgres.database);
     const user = await createLocalUser(repositories, 'replicated');
     const { key } = await issueUserKey(repositories, user);
-    const environment = {
-      ...emulatorEnvironment(emulator),
-      DATABASE_URL: postgres.url,
-      AGENTDESK_TURN_LEASE_MS: String(leaseMs),
-    };
-    replicas = await Promise.all([0, 1, 2].map(() => startApiProcess(environment)));
+    const replicas = await cluster.startReplicas(3, { AGENTDESK_TURN_LEASE_MS: String(leaseMs) });
     const [doomed, survivorB, survivorC] = replicas as [ApiProcess, ApiProcess, ApiProcess];
     const call = (base: string, method: string, path: string, body?: unknown, headers = {}) =>
       fetch(`${base}${path}`, {
@@ -128,10 +109,7 @@ describe('kill -9 of one of three API replicas on one PostgreSQL, without a rest
     for (const id of sessionIds) expect(renewedExpiries.get(id)!).toBeGreaterThan(firstExpiries.get(id)!);
     expect([...sweepsLogged(survivorB.output()), ...sweepsLogged(survivorC.output())]).toEqual([]);
 
-    const killed = once(doomed.child, 'exit');
-    doomed.child.kill('SIGKILL');
-    const [, signal] = (await killed) as [number | null, NodeJS.Signals | null];
-    expect(signal).toBe('SIGKILL');
+    expect(await crashReplica(doomed)).toBe('SIGKILL');
     const expiriesAtKill = await leaseExpiries();
     expect(await Promise.all(inFlight)).toEqual(Array(turnCount).fill('connection lost'));
 
@@ -199,8 +177,9 @@ describe('kill -9 of one of three API replicas on one PostgreSQL, without a rest
   });
 
   async function leaseExpiries(): Promise<Map<string, number | null>> {
-    const rows = await postgres.database.db
-      .selectFrom('sessions')
+    const rows = await cluster
+      .postgres()
+      .database.db.selectFrom('sessions')
       .select(['id', 'active_turn_expires_at'])
       .execute();
     return new Map(

@@ -187,22 +187,13 @@ export class QaRunsRepository {
 
   /** A run's cells without their results, by case then target. */
   async cells(runId: string): Promise<QaRunCell[]> {
-    const rows = await this.context.db
-      .selectFrom('qa_run_cells')
-      .select(qaRunCellSummaryColumns)
-      .where('run_id', '=', runId)
-      .orderBy('case_index')
-      .orderBy('target_index')
-      .execute();
+    const rows = await this.cellSummaries(runId).orderBy('case_index').orderBy('target_index').execute();
     return rows.map(toQaRunCell);
   }
 
   /** The run's cells finished at or after `sinceMs` (epoch ms), without results, in finishing order. */
   async cellsFinishedSince(runId: string, sinceMs: number): Promise<QaRunCell[]> {
-    const rows = await this.context.db
-      .selectFrom('qa_run_cells')
-      .select(qaRunCellSummaryColumns)
-      .where('run_id', '=', runId)
+    const rows = await this.cellSummaries(runId)
       .where('finished_at', '>=', sinceMs)
       .orderBy('finished_at')
       .orderBy('case_index')
@@ -213,12 +204,8 @@ export class QaRunsRepository {
 
   /** One cell with its result; `NotFound` (qa-run-cell) when the run has no such cell. */
   async cell(runId: string, caseIndex: number, targetIndex: number): Promise<QaRunCellWithResult> {
-    const row = await this.context.db
-      .selectFrom('qa_run_cells')
-      .selectAll()
-      .where('run_id', '=', runId)
+    const row = await this.cellsWithResults(runId, targetIndex)
       .where('case_index', '=', caseIndex)
-      .where('target_index', '=', targetIndex)
       .executeTakeFirst();
     if (row === undefined) throw notFound('qa-run-cell');
     return toQaRunCellWithResult(row);
@@ -230,22 +217,15 @@ export class QaRunsRepository {
     caseId: string,
     targetIndex: number,
   ): Promise<QaRunCellWithResult | undefined> {
-    const row = await this.context.db
-      .selectFrom('qa_run_cells')
-      .selectAll()
-      .where('run_id', '=', runId)
+    const row = await this.cellsWithResults(runId, targetIndex)
       .where('case_id', '=', caseId)
-      .where('target_index', '=', targetIndex)
       .executeTakeFirst();
     return row === undefined ? undefined : toQaRunCellWithResult(row);
   }
 
   /** The run's pending and running cells, by case then target (what a restart re-enqueues). */
   async unfinishedCells(runId: string): Promise<QaRunCell[]> {
-    const rows = await this.context.db
-      .selectFrom('qa_run_cells')
-      .select(qaRunCellSummaryColumns)
-      .where('run_id', '=', runId)
+    const rows = await this.cellSummaries(runId)
       .where('status', 'in', ['pending', 'running'])
       .orderBy('case_index')
       .orderBy('target_index')
@@ -457,6 +437,23 @@ export class QaRunsRepository {
         return count;
       });
     return finished;
+  }
+
+  /** The run's cells without their results (what lists and progress need), to narrow and order. */
+  private cellSummaries(runId: string) {
+    return this.context.db
+      .selectFrom('qa_run_cells')
+      .select(qaRunCellSummaryColumns)
+      .where('run_id', '=', runId);
+  }
+
+  /** The run's cells on one target with their results, to narrow to one case. */
+  private cellsWithResults(runId: string, targetIndex: number) {
+    return this.context.db
+      .selectFrom('qa_run_cells')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('target_index', '=', targetIndex);
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, QaSuitesTable } from '../database-schema';
 import { newId } from '../ids';
 import { toJsonText, type JsonObject } from '../json';
 import { toQaSuite, toQaSuiteVersion, type QaSuite, type QaSuiteVersion } from '../models/qa-suite';
@@ -40,43 +42,24 @@ export class QaSuitesRepository {
   constructor(private readonly context: RepositoryContext) {}
 
   /** Creates a suite at version 1. `Conflict` (qa-suite) when the name is taken. */
-  async create(input: NewQaSuite): Promise<SavedQaSuite> {
-    const now = this.context.clock();
-    try {
-      return await this.context.db.transaction().execute(async (transaction) => {
-        const suite = await transaction
-          .insertInto('qa_suites')
-          .values({
-            id: newId(now),
-            name: input.name,
-            description: input.description,
-            latest_version: 1,
-            case_count: input.caseCount,
-            target_count: input.targetCount,
-            created_by: input.createdBy,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        const version = await transaction
-          .insertInto('qa_suite_versions')
-          .values({
-            suite_id: suite.id,
-            version: 1,
-            definition: toJsonText(input.definition),
-            note: input.note,
-            created_by: input.createdBy,
-            created_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { suite: toQaSuite(suite), version: toQaSuiteVersion(version) };
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(input.name, error);
-      throw error;
-    }
+  create(input: NewQaSuite): Promise<SavedQaSuite> {
+    return this.writeSuiteWithVersion(input, (transaction, now) =>
+      transaction
+        .insertInto('qa_suites')
+        .values({
+          id: newId(now),
+          name: input.name,
+          description: input.description,
+          latest_version: 1,
+          case_count: input.caseCount,
+          target_count: input.targetCount,
+          created_by: input.createdBy,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
   }
 
   /**
@@ -84,56 +67,38 @@ export class QaSuitesRepository {
    * (someone saved in between); `Conflict` (qa-suite) when the new name is another suite's;
    * `NotFound` when there is no such suite.
    */
-  async saveVersion(input: NewQaSuiteVersion): Promise<SavedQaSuite> {
-    const now = this.context.clock();
-    try {
-      return await this.context.db.transaction().execute(async (transaction) => {
-        // The conditional update is the lock: of two saves from one base, the second matches nothing.
-        const suite = await transaction
-          .updateTable('qa_suites')
-          .set({
-            name: input.name,
-            description: input.description,
-            latest_version: input.baseVersion + 1,
-            case_count: input.caseCount,
-            target_count: input.targetCount,
-            updated_at: now,
-          })
+  saveVersion(input: NewQaSuiteVersion): Promise<SavedQaSuite> {
+    return this.writeSuiteWithVersion(input, async (transaction, now) => {
+      // The conditional update is the lock: of two saves from one base, the second matches nothing.
+      const suite = await transaction
+        .updateTable('qa_suites')
+        .set({
+          name: input.name,
+          description: input.description,
+          latest_version: input.baseVersion + 1,
+          case_count: input.caseCount,
+          target_count: input.targetCount,
+          updated_at: now,
+        })
+        .where('id', '=', input.suiteId)
+        .where('latest_version', '=', input.baseVersion)
+        .returningAll()
+        .executeTakeFirst();
+      if (suite === undefined) {
+        const current = await transaction
+          .selectFrom('qa_suites')
+          .select('latest_version')
           .where('id', '=', input.suiteId)
-          .where('latest_version', '=', input.baseVersion)
-          .returningAll()
           .executeTakeFirst();
-        if (suite === undefined) {
-          const current = await transaction
-            .selectFrom('qa_suites')
-            .select('latest_version')
-            .where('id', '=', input.suiteId)
-            .executeTakeFirst();
-          if (current === undefined) throw notFound('qa-suite');
-          throw new StorageError(
-            StorageErrorCode.Conflict,
-            'qa-suite-version',
-            `The suite was saved since version ${input.baseVersion} (it is at version ${current.latest_version}); reload it and save again`,
-          );
-        }
-        const version = await transaction
-          .insertInto('qa_suite_versions')
-          .values({
-            suite_id: suite.id,
-            version: suite.latest_version,
-            definition: toJsonText(input.definition),
-            note: input.note,
-            created_by: input.createdBy,
-            created_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return { suite: toQaSuite(suite), version: toQaSuiteVersion(version) };
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken(input.name, error);
-      throw error;
-    }
+        if (current === undefined) throw notFound('qa-suite');
+        throw new StorageError(
+          StorageErrorCode.Conflict,
+          'qa-suite-version',
+          `The suite was saved since version ${input.baseVersion} (it is at version ${current.latest_version}); reload it and save again`,
+        );
+      }
+      return suite;
+    });
   }
 
   /** One suite; `NotFound` when there is none with this id. */
@@ -183,6 +148,38 @@ export class QaSuitesRepository {
   /** Suites, newest first. */
   async list(page: PageRequest = {}): Promise<Page<QaSuite>> {
     return newestFirstPage(this.context.db.selectFrom('qa_suites').selectAll(), page, toQaSuite);
+  }
+
+  /**
+   * One transaction: `writeSuite` inserts or updates the suite row, then its `latest_version` is
+   * stored with the definition. A unique violation (the name) becomes `Conflict` (qa-suite).
+   */
+  private async writeSuiteWithVersion(
+    input: NewQaSuite,
+    writeSuite: (transaction: Transaction<Database>, now: number) => Promise<Selectable<QaSuitesTable>>,
+  ): Promise<SavedQaSuite> {
+    const now = this.context.clock();
+    try {
+      return await this.context.db.transaction().execute(async (transaction) => {
+        const suite = await writeSuite(transaction, now);
+        const version = await transaction
+          .insertInto('qa_suite_versions')
+          .values({
+            suite_id: suite.id,
+            version: suite.latest_version,
+            definition: toJsonText(input.definition),
+            note: input.note,
+            created_by: input.createdBy,
+            created_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { suite: toQaSuite(suite), version: toQaSuiteVersion(version) };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken(input.name, error);
+      throw error;
+    }
   }
 }
 

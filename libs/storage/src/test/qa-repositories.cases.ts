@@ -35,6 +35,20 @@ function outcome(status: QaFinishedCellStatus, overrides: Partial<QaCellOutcome>
   };
 }
 
+/** A worker's go at a cell: it claims the cell and, when it won the claim, finishes it with `status`. */
+async function claimAndFinish(
+  database: TestDatabase,
+  runId: string,
+  cell: { caseIndex: number; targetIndex: number },
+  worker: string,
+  status: QaFinishedCellStatus,
+): Promise<void> {
+  const { qaRuns } = database.repositories;
+  const claimed = await qaRuns.claimCell(runId, cell.caseIndex, cell.targetIndex, worker, LEASE_MS);
+  if (claimed !== undefined)
+    await qaRuns.finishCell(runId, cell.caseIndex, cell.targetIndex, worker, outcome(status));
+}
+
 /** A suite at version 1 and a run of `caseCount` cases × `targetCount` targets, all cells pending. */
 async function startRun(database: TestDatabase, caseCount = 2, targetCount = 2, name = 'invoices') {
   const { qaSuites, qaRuns } = database.repositories;
@@ -456,23 +470,8 @@ export function describeQaRepositoriesContract(factory: TestDatabaseFactory): vo
       const { run, cells } = await startRun(database, 12, 2);
       await Promise.all(
         cells.flatMap((cell, index) => {
-          const work = async (worker: string) => {
-            const claimed = await qaRuns.claimCell(
-              run.id,
-              cell.caseIndex,
-              cell.targetIndex,
-              worker,
-              LEASE_MS,
-            );
-            if (claimed !== undefined)
-              await qaRuns.finishCell(
-                run.id,
-                cell.caseIndex,
-                cell.targetIndex,
-                worker,
-                outcome(statuses[index % 3]!),
-              );
-          };
+          const work = (worker: string) =>
+            claimAndFinish(database, run.id, cell, worker, statuses[index % 3]!);
           const racers = [work(workers[index % 3]!), work(workers[(index + 1) % 3]!)];
           if (index % 5 === 0)
             racers.push(
@@ -495,22 +494,7 @@ export function describeQaRepositoriesContract(factory: TestDatabaseFactory): vo
             await qaRuns.giveUpCell(second.run.id, cell.caseIndex, cell.targetIndex, 'gave up');
             return;
           }
-          const worker = workers[index % 3]!;
-          const claimed = await qaRuns.claimCell(
-            second.run.id,
-            cell.caseIndex,
-            cell.targetIndex,
-            worker,
-            LEASE_MS,
-          );
-          if (claimed !== undefined)
-            await qaRuns.finishCell(
-              second.run.id,
-              cell.caseIndex,
-              cell.targetIndex,
-              worker,
-              outcome('passed'),
-            );
+          await claimAndFinish(database, second.run.id, cell, workers[index % 3]!, 'passed');
         }),
         qaRuns.cancel(second.run.id),
       ]);

@@ -2,6 +2,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnApi, type ApiChildProcess } from '../../support/api-child-process';
 
+export { waitFor } from '../../support/wait-for';
+
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const main = join(workspace, 'apps/api/src/main.ts');
 
@@ -16,18 +18,4 @@ export function startApiProcess(environment: Record<string, string>): Promise<Ap
 /** Sends `signal` and waits for the exit; nothing when the process already ended (or never started). */
 export async function stopApiProcess(api: ApiProcess | undefined, signal: NodeJS.Signals): Promise<void> {
   await api?.stop(signal);
-}
-
-/** Polls `probe` every 25 ms until it returns a value; throws after `attempts` tries. */
-export async function waitFor<T>(
-  probe: () => T | undefined | Promise<T | undefined>,
-  what: string,
-  attempts = 400,
-): Promise<T> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

@@ -11,12 +11,7 @@ export function TargetRates({ rates }: { rates: readonly PassRateJson[] }) {
         <thead>
           <tr>
             <th scope="col">Target</th>
-            <th scope="col" className="number">
-              Pass rate
-            </th>
-            <th scope="col" className="number">
-              Passed / judged
-            </th>
+            <PassRateHeaders />
             <th scope="col" className="number">
               Cost
             </th>
@@ -34,10 +29,7 @@ export function TargetRates({ rates }: { rates: readonly PassRateJson[] }) {
               <th scope="row" className="mono">
                 {rate.key}
               </th>
-              <td className="number">{formatPassRate(rate.rate)}</td>
-              <td className="number">
-                {rate.passed} / {rate.judged}
-              </td>
+              <PassRateCells rate={rate} />
               <td className="number">
                 <CallCostText costMicros={rate.costMicros} />
               </td>
@@ -60,26 +52,43 @@ export function AssertionKindRates({ rates }: { rates: readonly PassRateJson[] }
         <thead>
           <tr>
             <th scope="col">Assertion kind</th>
-            <th scope="col" className="number">
-              Pass rate
-            </th>
-            <th scope="col" className="number">
-              Passed / judged
-            </th>
+            <PassRateHeaders />
           </tr>
         </thead>
         <tbody>
           {rates.map((rate) => (
             <tr key={rate.key}>
               <th scope="row">{rate.key}</th>
-              <td className="number">{formatPassRate(rate.rate)}</td>
-              <td className="number">
-                {rate.passed} / {rate.judged}
-              </td>
+              <PassRateCells rate={rate} />
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The columns both tables share, after the row's key: the pass rate and what it is made of. */
+function PassRateHeaders() {
+  return (
+    <>
+      <th scope="col" className="number">
+        Pass rate
+      </th>
+      <th scope="col" className="number">
+        Passed / judged
+      </th>
+    </>
+  );
+}
+
+function PassRateCells({ rate }: { rate: PassRateJson }) {
+  return (
+    <>
+      <td className="number">{formatPassRate(rate.rate)}</td>
+      <td className="number">
+        {rate.passed} / {rate.judged}
+      </td>
+    </>
   );
 }

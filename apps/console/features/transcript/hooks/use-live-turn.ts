@@ -2,7 +2,7 @@
 
 import type { LiveFeedEvent } from '@agentdesk/api-contract';
 import { useEffect, useRef, useState } from 'react';
-import { createEventStreamParser } from '../../event-stream';
+import { followRelayedEvents } from '../../event-stream';
 import { applyLiveEvent, emptyLiveTurn, type LiveTurnView } from '../live-feed-model';
 
 /** Whether the live feed is open; `unavailable` sends the page back to reading the transcript again and again. */
@@ -37,49 +37,26 @@ export function useLiveTurn(
     }
     const abort = new AbortController();
     setState('connecting');
-    const feed = createEventStreamParser(({ data }) => {
-      let event: LiveFeedEvent;
-      try {
-        // The console's route handler checked each event against the contract.
-        event = JSON.parse(data) as LiveFeedEvent;
-      } catch {
-        return;
-      }
-      setView((current) => applyLiveEvent(current, event));
-      if (event.type === 'snapshot') latest.current.onSnapshot(event.afterSeq);
-      if (event.type === 'turn-end')
-        void latest.current.onTurnEnd().then(() => {
-          // The stored transcript now shows the turn: keep only where the feed stands.
-          if (!abort.signal.aborted)
-            setView((current) =>
-              current.running ? current : { ...emptyLiveTurn, afterSeq: current.afterSeq },
-            );
-        });
-    });
-    async function follow(): Promise<void> {
-      const response = await fetch(`/sessions/${encodeURIComponent(sessionId)}/live`, {
-        headers: { accept: 'text/event-stream' },
-        signal: abort.signal,
-      });
-      const isStream = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
-      if (!response.ok || !isStream || response.body === null) {
-        await response.body?.cancel();
-        setState('unavailable');
-        return;
-      }
-      setState('open');
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        feed(value);
-      }
-      // The API ended the feed (this reader fell behind, or the server stopped): poll instead.
+    // Whether the feed never opened, broke, or the API ended it (this reader fell behind, or the
+    // server stopped): the page polls instead.
+    const pollInstead = () => {
       if (!abort.signal.aborted) setState('unavailable');
-    }
-    follow().catch(() => {
-      if (!abort.signal.aborted) setState('unavailable');
-    });
+    };
+    followRelayedEvents<LiveFeedEvent>(`/sessions/${encodeURIComponent(sessionId)}/live`, abort.signal, {
+      onOpen: () => setState('open'),
+      onEvent: (event) => {
+        setView((current) => applyLiveEvent(current, event));
+        if (event.type === 'snapshot') latest.current.onSnapshot(event.afterSeq);
+        if (event.type === 'turn-end')
+          void latest.current.onTurnEnd().then(() => {
+            // The stored transcript now shows the turn: keep only where the feed stands.
+            if (!abort.signal.aborted)
+              setView((current) =>
+                current.running ? current : { ...emptyLiveTurn, afterSeq: current.afterSeq },
+              );
+          });
+      },
+    }).then(pollInstead, pollInstead);
     return () => abort.abort();
   }, [sessionId, enabled]);
 
