@@ -91,13 +91,17 @@ describe('kill -9 of one of three API replicas on one PostgreSQL, without a rest
         .where('role', '=', 'assistant')
         .where('status', '=', 'pending')
         .execute();
+    // Twenty turns starting at once on a loaded CI machine can take well over ten seconds: the
+    // bound (a minute) only absorbs that; the wait ends as soon as they are all in flight.
     await waitFor(
       async () => ((await pendingAnswers()).length === turnCount ? true : undefined),
       `${turnCount} pending answers`,
+      2_400,
     );
     await waitFor(
       () => (emulator.requests.length === turnCount ? true : undefined),
       `${turnCount} model calls`,
+      2_400,
     );
 
     // While the process lives, its heartbeat keeps the leases ahead of the clock: over three
