@@ -680,11 +680,11 @@ const publicRouteStatus: Readonly<Record<string, number>> = {
 interface Fixtures {
   readonly repositories: Repositories;
   readonly users: Readonly<
-    Record<'alice' | 'bob' | 'viewer' | 'admin' | 'carolP1' | 'daveP1' | 'carolP2', User>
+    Record<'alice' | 'bob' | 'viewer' | 'qa' | 'admin' | 'carolP1' | 'daveP1' | 'carolP2', User>
   >;
   readonly keys: Readonly<
     Record<
-      'alice' | 'bob' | 'viewer' | 'admin' | 'portal1' | 'portal2' | 'portal3Untrusted' | 'revoked',
+      'alice' | 'bob' | 'viewer' | 'qa' | 'admin' | 'portal1' | 'portal2' | 'portal3Untrusted' | 'revoked',
       IssuedKey
     >
   >;
@@ -782,6 +782,15 @@ export const matrixCallers: readonly MatrixCaller[] = [
     actor: (f) => ({ principalId: f.users.viewer.id, apiKeyId: f.keys.viewer.stored.id }),
   },
   {
+    name: 'qa',
+    kind: 'acts-as-user',
+    role: 'qa',
+    headers: (f) => bearer(f.keys.qa),
+    own: (f) => f.users.qa,
+    foreign: (f) => f.users.alice,
+    actor: (f) => ({ principalId: f.users.qa.id, apiKeyId: f.keys.qa.stored.id }),
+  },
+  {
     name: 'admin',
     kind: 'acts-as-user',
     role: 'admin',
@@ -863,11 +872,19 @@ function unauthenticatedBodyKind(caller: MatrixCaller, route: RouteExpectation):
   return way === 'none' ? waysOf(route)[0]! : way;
 }
 
+/**
+ * The roles a route lets in: its own list, and `qa` wherever a viewer may go (the qa role is a
+ * viewer who also writes and runs suites — `libs/authz` role-scopes; checked there scope by scope).
+ */
+function rolesAllowed(route: RouteExpectation): readonly Role[] {
+  return route.roles.includes('viewer') && !route.roles.includes('qa') ? [...route.roles, 'qa'] : route.roles;
+}
+
 /** What the caller must get, from the expectations above only. */
 function expectedStatus(caller: MatrixCaller, route: RouteExpectation, resourceCase: ResourceCase): number {
   if (caller.kind === 'unauthenticated') return 401;
   if (presentsRefusedWay(caller, route)) return 401;
-  if (caller.role === undefined || !route.roles.includes(caller.role)) return 403;
+  if (caller.role === undefined || !rolesAllowed(route).includes(caller.role)) return 403;
   if (route.needsSandboxEngine) return 404;
   if (route.actsForNamedEndUser && caller.kind === 'portal-not-trusted') return 403;
   if (route.reach === 'own') {
@@ -902,6 +919,7 @@ export function describeAuthorizationMatrix(engine: Engine): void {
       const alice = await createLocalUser(repositories, 'alice');
       const bob = await createLocalUser(repositories, 'bob');
       const viewer = await createLocalUser(repositories, 'qa-viewer');
+      const qa = await createLocalUser(repositories, 'qa-engineer');
       const admin = await createLocalUser(repositories, 'second-admin');
       const carolP1 = await repositories.users.ensurePortalUser('portal-1', 'carol');
       const daveP1 = await repositories.users.ensurePortalUser('portal-1', 'dave');
@@ -913,11 +931,12 @@ export function describeAuthorizationMatrix(engine: Engine): void {
       await repositories.consoleSessions.end(ended.id, 'sign-out');
       fixtures = {
         repositories,
-        users: { alice, bob, viewer, admin, carolP1, daveP1, carolP2 },
+        users: { alice, bob, viewer, qa, admin, carolP1, daveP1, carolP2 },
         keys: {
           alice: await issueUserKey(repositories, alice),
           bob: await issueUserKey(repositories, bob),
           viewer: await issueUserKey(repositories, viewer, 'viewer'),
+          qa: await issueUserKey(repositories, qa, 'qa'),
           admin: adminKey,
           portal1: await issuePortalKey(repositories, 'portal-1', true),
           portal2: await issuePortalKey(repositories, 'portal-2', true),
