@@ -96,7 +96,7 @@ export class SuiteApi {
     if (!response.ok) {
       throw new CliError(
         'http',
-        `${method} ${path.split('?')[0]} answered ${response.status}: ${problemOf(text)}`,
+        `${method} ${path.split('?')[0]} answered ${response.status}: ${problemOf(text)}${hintFor(response.status)}`,
         response.status,
       );
     }
@@ -137,4 +137,11 @@ function causeOf(error: unknown): string {
     return cause?.code ?? cause?.message ?? error.message;
   }
   return String(error);
+}
+
+/** What to check when the key is refused or lacks a scope: the usual cause in a CI job. */
+function hintFor(status: number): string {
+  if (status === 401) return ' (check AGENTDESK_API_KEY: a qa or admin key of this server, not revoked)';
+  if (status === 403) return ' (the key needs the qa or admin role to run suites)';
+  return '';
 }

@@ -1,11 +1,17 @@
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { consoleUrl, expectAccessible, keepScreenshot, seeded, signIn } from './support/console-test';
 
 /*
  * A QA engineer's day with suites, on the real stack (API on SQLite, the provider emulator): write
  * a suite, import a promptfoo file, run the suite and watch it fill in, open the matrix and a cell,
- * make one model worse through the emulator's variation control, run again and find the regression.
+ * make one model worse through the emulator's variation control, run again and find the regression;
+ * then run it from the suite CLI as CI would and read its exit codes, summary and JUnit report.
  */
+
+const workspaceRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 const suiteName = `Ticket triage ${Date.now().toString(36)}`;
 const caseIds = ['printer-down', 'refund-request', 'password-reset'] as const;
@@ -60,6 +66,15 @@ async function emulatorCall(method: string, path: string, body?: unknown): Promi
   expect(response.ok, `${method} ${path}`).toBe(true);
 }
 
+/** Every gpt-test answer breaks the ticket schema (seeded, so the same breakage each run). */
+async function makeGptTestWorse(): Promise<void> {
+  await emulatorCall('PUT', '/_emulator/variation', {
+    seed: 'console-e2e',
+    rates: { 'gpt-test': 1 },
+    kinds: ['invalid-enum', 'missing-required', 'wrong-type'],
+  });
+}
+
 async function newQaKey(): Promise<string> {
   const response = await fetch(`${process.env.E2E_API_URL}/v1/admin/api-keys`, {
     method: 'POST',
@@ -90,6 +105,99 @@ const progress = (page: Page) => page.getByRole('progressbar', { name: 'Run prog
 async function expectRunFinished(page: Page, cells: number): Promise<void> {
   await expect(progress(page)).toHaveAttribute('aria-valuenow', String(cells), { timeout: 60_000 });
   await expect(page.getByRole('heading', { name: /^Progress/ })).toContainText('completed');
+}
+
+interface CliOutcome {
+  readonly exitCode: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `npm run suite -- <args>` as CI runs it: the real CLI in a child process, on the e2e stack's API. */
+function runSuiteCli(args: readonly string[], apiKey: string): Promise<CliOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/suite.ts', ...args, '--url', process.env.E2E_API_URL ?? ''],
+      { cwd: workspaceRoot, env: { ...process.env, AGENTDESK_API_KEY: apiKey }, stdio: 'pipe' },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (exitCode) => resolve({ exitCode, stdout, stderr }));
+  });
+}
+
+/** The id of the run the CLI started, from its progress line "… (run <id>)". */
+function startedRunId(outcome: CliOutcome): string {
+  const runId = /\(run ([^)\s]+)\)/.exec(outcome.stderr)?.[1];
+  if (runId === undefined) throw new Error(`the CLI printed no run id:\n${outcome.stderr}`);
+  return runId;
+}
+
+/** A JUnit report as Chromium's XML parser reads it (a `parsererror` element when not well-formed). */
+interface ParsedJUnit {
+  readonly parserError: string | null;
+  readonly root: string;
+  readonly suites: readonly {
+    readonly name: string | null;
+    readonly tests: string | null;
+    readonly failures: string | null;
+    readonly cases: readonly {
+      readonly name: string | null;
+      readonly failure: { readonly message: string | null; readonly text: string } | null;
+    }[];
+  }[];
+}
+
+function parseJUnitInBrowser(page: Page, xml: string): Promise<ParsedJUnit> {
+  return page.evaluate((text): ParsedJUnit => {
+    const report = new DOMParser().parseFromString(text, 'application/xml');
+    const childrenNamed = (parent: Element, name: string) =>
+      [...parent.children].filter((child) => child.tagName === name);
+    const root = report.documentElement;
+    return {
+      parserError: report.getElementsByTagName('parsererror')[0]?.textContent ?? null,
+      root: root.tagName,
+      suites: childrenNamed(root, 'testsuite').map((suite) => ({
+        name: suite.getAttribute('name'),
+        tests: suite.getAttribute('tests'),
+        failures: suite.getAttribute('failures'),
+        cases: childrenNamed(suite, 'testcase').map((testCase) => {
+          const failure = childrenNamed(testCase, 'failure')[0];
+          return {
+            name: testCase.getAttribute('name'),
+            failure:
+              failure === undefined
+                ? null
+                : { message: failure.getAttribute('message'), text: failure.textContent ?? '' },
+          };
+        }),
+      })),
+    };
+  }, xml);
+}
+
+/** A cell's failed assertions' messages as the API reports them. */
+async function failedAssertionMessages(
+  apiKey: string,
+  runId: string,
+  caseId: string,
+  targetIndex: number,
+): Promise<string[]> {
+  const response = await fetch(
+    `${process.env.E2E_API_URL}/v1/qa/runs/${runId}/cells/${encodeURIComponent(caseId)}/${targetIndex}`,
+    { headers: { authorization: `Bearer ${apiKey}` } },
+  );
+  expect(response.status).toBe(200);
+  const cell = (await response.json()) as {
+    assertions: { label: string; passed: boolean | null; message: string | null }[];
+  };
+  return cell.assertions
+    .filter((outcome) => outcome.passed !== true)
+    .map((outcome) => (outcome.message === null ? outcome.label : `${outcome.label}: ${outcome.message}`));
 }
 
 test.describe.serial('a QA engineer with suites', () => {
@@ -207,11 +315,7 @@ test.describe.serial('a QA engineer with suites', () => {
   test('makes gpt-test worse in the emulator, runs again and finds the regression', async ({
     page,
   }, testInfo) => {
-    await emulatorCall('PUT', '/_emulator/variation', {
-      seed: 'console-e2e',
-      rates: { 'gpt-test': 1 },
-      kinds: ['invalid-enum', 'missing-required', 'wrong-type'],
-    });
+    await makeGptTestWorse();
     await signInAsQa(page, qaKey);
     await page.goto(suiteUrl);
     await page.getByRole('button', { name: 'Run (6 cells)' }).click();
@@ -284,5 +388,98 @@ test.describe.serial('a QA engineer with suites', () => {
     await expect(page.getByRole('heading', { name: 'Edit' })).toHaveCount(0);
     await page.goto(consoleUrl('/suites'));
     await expect(page.locator('summary', { hasText: 'New suite' })).toHaveCount(0);
+  });
+
+  test('runs the suite from the CLI as CI would: exit codes, the summary, the JUnit report, the run in the console', async ({
+    page,
+  }, testInfo) => {
+    // The suite now has the lab case too: four cases on two targets.
+    const cases = [...caseIds, 'lab-ticket-triage'];
+    const run = (...options: string[]) => runSuiteCli(['run', suiteName, ...options], qaKey);
+
+    // A healthy baseline, which also holds a floor of 100 %.
+    await emulatorCall('DELETE', '/_emulator/variation');
+    const baseline = await run('--min-pass-rate', '1');
+    expect(baseline.exitCode, baseline.stderr).toBe(0);
+    expect(baseline.stdout).toMatch(/^all targets\s+8\/8\s+100\.0%/m);
+
+    // gpt-test gets worse: against the latest run, every one of its cases is a regression.
+    await makeGptTestWorse();
+    const junitPath = testInfo.outputPath('suite-regression.junit.xml');
+    const regressed = await run('--against', 'latest', '--junit', junitPath);
+    expect(regressed.exitCode, regressed.stderr).toBe(1);
+    const regressedRunId = startedRunId(regressed);
+    expect(regressed.stdout).toMatch(/^gpt-test\s+0\/4\s+0\.0%/m);
+    expect(regressed.stdout).toMatch(/^claude-test\s+4\/4\s+100\.0%/m);
+    expect(regressed.stdout).toContain(
+      `Compared with run ${startedRunId(baseline)}: ${cases.length} regression(s), 0 fix(es)`,
+    );
+    for (const caseId of cases)
+      expect(regressed.stdout).toContain(`  ${caseId} on gpt-test: passed → failed`);
+
+    // Still worse, no comparison: the floor alone fails the command.
+    const underFloor = await run('--min-pass-rate', '1');
+    expect(underFloor.exitCode, underFloor.stderr).toBe(1);
+    expect(underFloor.stdout).toContain('Pass rate 50.0% is below the floor of 100.0%.');
+
+    // gpt-test recovers: against the latest (failing) run, its cases are fixes and nothing regressed.
+    await emulatorCall('DELETE', '/_emulator/variation');
+    const fixed = await run('--against', 'latest');
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain(
+      `Compared with run ${startedRunId(underFloor)}: 0 regression(s), ${cases.length} fix(es)`,
+    );
+    const fixedRunId = startedRunId(fixed);
+
+    // The QA key with its secret mistyped: no verdict, and a message that says why.
+    const wrongKey = `${qaKey.slice(0, -4)}${qaKey.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    const refused = await runSuiteCli(['run', suiteName], wrongKey);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('suite: GET /v1/qa/suites answered 401: A valid API key is required');
+
+    // The JUnit report, read by a real XML parser: a testsuite per target, a testcase per case,
+    // and each failure carries the failed assertions' messages as the API reports them.
+    await signInAsQa(page, qaKey);
+    const report = await parseJUnitInBrowser(page, await readFile(junitPath, 'utf8'));
+    expect(report.parserError).toBeNull();
+    expect(report.root).toBe('testsuites');
+    expect(report.suites.map((suite) => [suite.name, suite.tests, suite.failures])).toEqual([
+      [`${suiteName} — gpt-test`, String(cases.length), String(cases.length)],
+      [`${suiteName} — claude-test`, String(cases.length), '0'],
+    ]);
+    for (const [targetIndex, suite] of report.suites.entries()) {
+      expect(suite.cases.map((testCase) => testCase.name)).toEqual(cases);
+      for (const testCase of suite.cases) {
+        if (targetIndex === 1) {
+          expect(testCase.failure).toBeNull();
+          continue;
+        }
+        const messages = await failedAssertionMessages(qaKey, regressedRunId, testCase.name ?? '', 0);
+        expect(messages).toContainEqual(expect.stringMatching(/^valid against the schema: \S/));
+        for (const message of messages) expect(testCase.failure?.text).toContain(message);
+      }
+    }
+
+    // The CLI's runs are the suite's runs: newest first on the suite page, and they open.
+    await page.goto(suiteUrl);
+    const runs = page.getByRole('table', { name: 'Runs of the suite, newest first' });
+    const runLink = { name: /^v2 · / };
+    await expect(runs.getByRole('row').nth(1).getByRole('link', runLink)).toHaveAttribute(
+      'href',
+      `/suites/runs/${fixedRunId}`,
+    );
+    const regressedRow = runs
+      .getByRole('row')
+      .filter({ has: page.locator(`a[href="/suites/runs/${regressedRunId}"]`) });
+    await expect(regressedRow).toContainText('completed');
+    await expect(regressedRow).toContainText(`${cases.length} / ${cases.length} / 0 / 8 of 8`);
+    await expect(regressedRow).toContainText('Robin QA');
+    await regressedRow.getByRole('link', runLink).click();
+    await expect(page).toHaveURL(new RegExp(`/suites/runs/${regressedRunId}$`));
+    await expect(page.getByRole('heading', { level: 1, name: `Run of ${suiteName} v2` })).toBeVisible();
+    const matrix = page.getByRole('table', { name: /Results: a row per case/ });
+    await expect(matrix.getByRole('link', { name: /^failed/ })).toHaveCount(cases.length);
+    await expectAccessible(page);
   });
 });
