@@ -90,7 +90,7 @@ export const suiteAssertionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('latency'), maxMs: z.number().int().positive(), ...labelled }).strict(),
   z.object({ kind: z.literal('cost'), maxUsd: z.number().positive(), ...labelled }).strict(),
   /**
-   * JavaScript run in the sandbox (never in the API process): the body of a function of `output`
+   * JavaScript run in the sandbox (never inside the API): the body of a function of `output`
    * (the parsed JSON) that returns true / false, or `{ pass, message }`; a throw fails the assertion.
    */
   z.object({ kind: z.literal('javascript'), code: z.string().min(1).max(20_000), ...labelled }).strict(),
