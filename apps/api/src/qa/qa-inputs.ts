@@ -82,3 +82,6 @@ export const againstSchema = z.union([z.literal('latest'), idSchema], {
 /** `GET /v1/qa/runs/:id/compare` (and one cell's). */
 export const compareQuery = z.object({ against: againstSchema.default('latest') }).strict();
 export type Against = z.output<typeof againstSchema>;
+
+/** Cancelling takes nothing: no body, `null` or `{}` (anything else is refused, naming the field). */
+export const cancelRunBody = z.union([z.undefined(), z.null(), z.object({}).strict()]);

@@ -17,14 +17,14 @@ import { LOGGER } from '../core/tokens';
 import { idSchema } from '../http/inputs';
 import { ApiKeyAuthenticated, Refuses, Returns } from '../http/openapi-decorators';
 import { REQUEST_ID_HEADER, requestIdOf } from '../http/request-id';
-import { ValidParam, ValidQuery } from '../http/validated';
+import { ValidBody, ValidParam, ValidQuery } from '../http/validated';
 import { RequireScope } from '../routes/route-policy';
 import { auditActions } from '../shared/audit/audit-actions';
 import { CurrentAuditContext } from '../shared/audit/audit-context';
 import { DocumentsChangeReason } from '../shared/audit/audit-reason';
 import { Audited } from '../shared/audit/audited';
 import type { AuditContext } from '../shared/audit/cross-user-audit';
-import { caseIdParamSchema, compareQuery, targetIndexSchema } from './qa-inputs';
+import { cancelRunBody, caseIdParamSchema, compareQuery, targetIndexSchema } from './qa-inputs';
 import { QaRuns } from './qa-runs.service';
 import { streamRunProgress } from './run-progress-stream';
 
@@ -92,6 +92,7 @@ export class QaRunsController {
   async cancel(
     @CurrentAuditContext() context: AuditContext,
     @ValidParam('id', idSchema) id: string,
+    @ValidBody(cancelRunBody) _body: z.output<typeof cancelRunBody>,
   ): Promise<SuiteRunJson> {
     const run = await this.runs.cancel(id);
     context.describeChange({

@@ -24,6 +24,31 @@ function cellJobOf(data: unknown): CellJob | undefined {
   return cellJobSchema.safeParse(value).data;
 }
 
+/** Starts of pg-boss tried before the API gives up (a race with another replica's install is retried). */
+const START_ATTEMPTS = 5;
+
+/**
+ * Runs one pg-boss statement (sometimes a `BEGIN; …; COMMIT;` script) on a connection of the app's
+ * pool, and rolls back when it fails: otherwise a failed script leaves its connection inside an
+ * aborted transaction, and every later query that gets it from the pool fails ("current transaction
+ * is aborted") — seen with three replicas starting together.
+ */
+async function executeOnOwnConnection(
+  database: AppDatabase,
+  text: string,
+  values: readonly unknown[],
+): Promise<{ rows: unknown[] }> {
+  return database.db.connection().execute(async (connection) => {
+    try {
+      const result = await connection.executeQuery(CompiledQuery.raw(text, [...values]));
+      return { rows: [...result.rows] };
+    } catch (error) {
+      await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
 /** The pg-boss queue every replica takes QA suite cells from. */
 export const CELL_QUEUE_NAME = 'qa-suite-cells';
 
@@ -57,7 +82,7 @@ export interface PgBossCellQueueOptions {
  * slots, so replicas share the work instead of one hoarding it.
  */
 export class PgBossCellQueue implements CellQueue {
-  private readonly boss: PgBoss;
+  private boss: PgBoss;
   private handler: CellJobHandler | undefined;
   private loop: Promise<void> | undefined;
   private stopped = false;
@@ -66,34 +91,48 @@ export class PgBossCellQueue implements CellQueue {
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: PgBossCellQueueOptions) {
-    const { database } = options;
-    this.boss = new PgBoss({
-      db: {
-        executeSql: async (text, values) => {
-          const result = await database.db.executeQuery(CompiledQuery.raw(text, values ?? []));
-          return { rows: [...result.rows] };
-        },
-      },
-      schema: options.schema,
+    this.boss = this.newBoss();
+  }
+
+  /** A pg-boss over the app's pool; a fresh one per start attempt (a failed start leaves one unusable). */
+  private newBoss(): PgBoss {
+    const { database, logger } = this.options;
+    const boss = new PgBoss({
+      db: { executeSql: (text, values) => executeOnOwnConnection(database, text, values ?? []) },
+      schema: this.options.schema,
       migrate: true,
       supervise: true,
       schedule: false,
       maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
     });
-    this.boss.on('error', (error) =>
-      options.logger.warn({ err: error }, 'pg-boss (QA suite cells) reported an error'),
-    );
+    boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss (QA suite cells) reported an error'));
+    return boss;
   }
 
   async start(handler: CellJobHandler): Promise<void> {
-    await this.boss.start();
-    // Concurrent replicas creating it at once is fine: pg-boss inserts the queue "on conflict do nothing".
-    await this.boss.createQueue(CELL_QUEUE_NAME, {
-      name: CELL_QUEUE_NAME,
-      retryLimit: JOB_RETRY_LIMIT,
-      retryDelay: JOB_RETRY_DELAY_SECONDS,
-      expireInSeconds: JOB_EXPIRY_SECONDS,
-    });
+    // Replicas starting together race to install pg-boss's schema and create the queue; the loser of
+    // a race gets an error from a statement the winner already ran. Starting again then finds it done.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.start();
+        await this.boss.createQueue(CELL_QUEUE_NAME, {
+          name: CELL_QUEUE_NAME,
+          retryLimit: JOB_RETRY_LIMIT,
+          retryDelay: JOB_RETRY_DELAY_SECONDS,
+          expireInSeconds: JOB_EXPIRY_SECONDS,
+        });
+        break;
+      } catch (error) {
+        if (attempt >= START_ATTEMPTS) throw error;
+        this.options.logger.warn(
+          { err: error, attempt },
+          'pg-boss (QA suite cells) did not start; trying again',
+        );
+        await this.boss.stop({ graceful: false, close: false, wait: true }).catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+        this.boss = this.newBoss();
+      }
+    }
     this.handler = handler;
     this.loop = this.fetchLoop();
   }
