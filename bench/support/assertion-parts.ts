@@ -1,11 +1,17 @@
 /**
- * Where a custom assertion's time goes in the sandbox: the steps the API's assertion runner takes
- * per cell (write the request into the workspace, then `node <program> <request>` through the
- * session's runner), each timed alone in one warm session, interleaved, beside `true` (the
- * runner's floor) and `node -e 0` (Node's start in the container).
+ * Where a custom assertion's time goes in the sandbox: the request the API's assertion runner
+ * sends per cell to the resident runner (`requestCommand`), timed alone in one warm session,
+ * interleaved, beside `true` (the command runner's floor) and the way before the resident runner
+ * (write the request through the archive API, then `node <program> <request>`: Node's start per cell).
  */
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { JAVASCRIPT_ASSERTION_PROGRAM } from '@agentdesk/qa-suites';
+import {
+  ASSERTION_PROGRAM_PATH,
+  JAVASCRIPT_ASSERTION_PROGRAM,
+  requestCommand,
+  startServerCommand,
+} from '@agentdesk/qa-suites';
 import { EngineClient, SandboxService, silentLogger } from '@agentdesk/sandbox';
 import { percentile } from './measure';
 
@@ -35,7 +41,6 @@ export async function assertionParts(options: {
   await service.start();
   try {
     const sandbox = service.forSession('qa-assertion-parts');
-    const program = '.qa/assertions.cjs';
     const requestPath = '.qa/request.json';
     const request = JSON.stringify({
       output: {
@@ -48,15 +53,27 @@ export async function assertionParts(options: {
       checks: [{ code: options.code }],
       timeoutMs: 1_000,
     });
-    await sandbox.writeFile(program, JAVASCRIPT_ASSERTION_PROGRAM);
+    await sandbox.writeFile(ASSERTION_PROGRAM_PATH, JAVASCRIPT_ASSERTION_PROGRAM);
     await sandbox.writeFile(requestPath, request);
+    const started = await sandbox.exec({ command: startServerCommand() });
+    const directory = started.stdout.text.trim().split('\n')[0]!;
+    if (started.exitCode !== 0) throw new Error(`the assertion runner did not start: ${started.stderr.text}`);
     const steps: Array<[string, () => Promise<unknown>]> = [
       ['`true` through the runner (its floor)', () => sandbox.exec({ command: 'true' })],
-      ['writeFile of the request (engine archive API)', () => sandbox.writeFile(requestPath, request)],
-      ['`node -e 0` (Node start in the container)', () => sandbox.exec({ command: 'node -e 0' })],
       [
-        '`node <program> <request>` (one check)',
-        () => sandbox.exec({ command: `node ${program} ${requestPath}` }),
+        'one request to the resident assertion runner (one check) — per cell now',
+        async () => {
+          const result = await sandbox.exec({ command: requestCommand(directory, randomUUID(), request) });
+          if (!result.stdout.text.includes('"passed":')) throw new Error(`no verdict: ${result.stdout.text}`);
+        },
+      ],
+      [
+        'before: writeFile of the request (engine archive API)',
+        () => sandbox.writeFile(requestPath, request),
+      ],
+      [
+        'before: `node <program> <request>` (Node start per cell, one check)',
+        () => sandbox.exec({ command: `node ${ASSERTION_PROGRAM_PATH} ${requestPath}` }),
       ],
     ];
     for (const [, call] of steps) for (let index = 0; index < 5; index++) await call();

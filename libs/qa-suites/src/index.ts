@@ -12,6 +12,16 @@ export { cellVerdict, type CellVerdict } from './assertions/cell-verdict';
 export { assertionLabel, SCHEMA_ASSERTION_LABEL } from './assertions/assertion-label';
 export { resolvePointer } from './assertions/resolve-pointer';
 export { JAVASCRIPT_ASSERTION_PROGRAM } from './assertions/javascript-assertion-program';
+export {
+  ASSERTION_PROGRAM_PATH,
+  NO_SERVER_EXIT_CODE,
+  oomKillsIn,
+  requestCommand,
+  RUNNER_DIED_EXIT_CODE,
+  serverDeathCommand,
+  shellQuote,
+  startServerCommand,
+} from './assertions/assertion-server-commands';
 
 export { summarizeRun } from './runs/summarize-run';
 export { compareRuns, classifyChange, type ComparedRun, type RunComparison } from './runs/compare-runs';

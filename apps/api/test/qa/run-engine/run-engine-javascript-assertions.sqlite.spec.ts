@@ -1,6 +1,7 @@
 import { startProviderEmulator, type ProviderEmulator } from '@agentdesk/provider-emulator';
 import type { TestDatabase } from '@agentdesk/storage/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSERTION_SANDBOX_SESSION_ID } from '../../../src/qa/run-engine';
 import { SandboxRuntime } from '../../../src/shared/sandbox-runtime/sandbox-runtime';
 import { testDatabaseFactories } from '../../support/engines';
 import { createLocalUser } from '../../support/fixtures';
@@ -22,9 +23,14 @@ const checks = {
   loops: 'while (true) {}',
   network: "return fetch('http://example.com').then(() => true)",
   'network-require': "const http = require('node:http'); return true",
+  'memory-hog': 'const kept = []; for (;;) kept.push(new Array(1e6).fill(1))',
+  // Five of these (the longest code a check may have) are too long for the runner's command line
+  // together: the request goes in as a file.
+  'long-code': `return true; // ${'x'.repeat(19_000)}`,
+  'after-the-hog': "return output.answer === 'yes' || output.answer !== 'yes'",
 };
 
-/** Custom assertions run in a real sandbox (the private test engine), one exec per cell. */
+/** Custom assertions run in a real sandbox (the private test engine), by its resident runner. */
 describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
   let database: TestDatabase;
   let emulator: ProviderEmulator;
@@ -48,7 +54,7 @@ describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
     await database?.cleanup();
   });
 
-  it('passes, fails, throws, times out a loop and refuses the network, and every cell still finishes', async () => {
+  it('passes, fails, throws, times out a loop, refuses the network, survives a memory hog, and every cell still finishes', async () => {
     const qa = await createLocalUser(database.repositories, 'quality');
     const repositories = app.api.repositories;
     const run = await createRun(repositories, qa.id, {
@@ -58,7 +64,11 @@ describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
         id,
         prompt: id,
         schema: answerSchema,
-        assertions: [{ kind: 'javascript' as const, code, label: id }],
+        assertions: Array.from({ length: id === 'long-code' ? 5 : 1 }, () => ({
+          kind: 'javascript' as const,
+          code,
+          label: id,
+        })),
       })),
     });
     await app.engine.enqueue(run.id, allCells(run, 1));
@@ -95,6 +105,55 @@ describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
       passed: false,
       message: expect.stringMatching(/require is not defined/),
     });
-    expect(ended.counts).toMatchObject({ total: 6, passed: 1, failed: 5 });
+    // The hog kills the resident runner (its heap is capped): its own checks are unjudged, the
+    // cells after it are judged by a new runner.
+    expect(outcomes.get('memory-hog')).toMatchObject({
+      passed: null,
+      message: expect.stringMatching(/ran out of memory/),
+    });
+    expect(outcomes.get('after-the-hog')).toMatchObject({ passed: true });
+    expect(outcomes.get('long-code')).toMatchObject({ passed: true });
+    expect(ended.counts).toMatchObject({ total: 9, passed: 3 });
+  });
+
+  it('judges again after the runner is killed and after its container is removed behind its back', async () => {
+    const qa = await createLocalUser(database.repositories, 'quality-again');
+    const repositories = app.api.repositories;
+    const service = app.api.app.get(SandboxRuntime).service!;
+    const runOnce = async (name: string) => {
+      const run = await createRun(repositories, qa.id, {
+        name,
+        targets: [{ model: 'gpt-test' }],
+        cases: [1, 2, 3].map((index) => ({
+          id: `case-${index}`,
+          prompt: 'any',
+          schema: answerSchema,
+          assertions: [{ kind: 'javascript' as const, code: `return ${index} === ${index}` }],
+        })),
+      });
+      await app.engine.enqueue(run.id, allCells(run, 1));
+      const ended = await waitForRunEnd(repositories, run.id);
+      const verdicts = [];
+      for (const caseIndex of [0, 1, 2]) {
+        const cell = await repositories.qaRuns.cell(run.id, caseIndex, 0);
+        const assertions = cell.result?.['assertions'] as { kind: string; passed: boolean | null }[];
+        verdicts.push(assertions.find((assertion) => assertion.kind === 'javascript')?.passed);
+      }
+      return { ended, verdicts };
+    };
+    expect((await runOnce('warm')).verdicts).toEqual([true, true, true]);
+
+    // kill -9 of the resident runner, from inside its container
+    const sandbox = service.forSession(ASSERTION_SANDBOX_SESSION_ID);
+    const killed = await sandbox.exec({
+      command: 'for f in .qa/s-*/pid; do read -r pid < $f; kill -9 $pid; done; echo done',
+    });
+    expect(killed.stdout.text.trim()).toBe('done');
+    expect((await runOnce('after-kill')).verdicts).toEqual([true, true, true]);
+
+    // docker rm -f of the container the runner lives in
+    for (const container of await service.listContainers())
+      await service.engine.removeContainer(container.id);
+    expect((await runOnce('after-remove')).verdicts).toEqual([true, true, true]);
   });
 });
