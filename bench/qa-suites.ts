@@ -20,10 +20,11 @@
  *    bench/console.ts (with its deliberate-120 ms control). Target: no task over 100 ms. Skipped with
  *    BENCH_CONSOLE=0.
  *
- * Environment: BENCH_ENGINES (sqlite,postgres), BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test),
+ * Environment: BENCH_ENGINES (sqlite,postgres; none: only part 3), BENCH_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/test),
  * BENCH_SUITE_RUNS (3), BENCH_RUNS (200 compare requests), BENCH_ASSERTION_CELLS (100 per run),
  * BENCH_ASSERTION_ROUNDS (3), BENCH_SANDBOX=0 / BENCH_CONSOLE=0 to skip 3 / 4, BENCH_PROFILE=1 (the API
- * under `node --cpu-prof`: where its time went from its first comparison on, per engine).
+ * under `node --cpu-prof`: where its time went from its first comparison on, per engine),
+ * BENCH_SCREENSHOTS=<directory> (4: a PNG of each matrix page as measured).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -69,7 +70,10 @@ import { processCpuMicroseconds, type ServerProcess } from './support/server-pro
 type Engine = 'sqlite' | 'postgres';
 
 const workspaceRoot = fileURLToPath(new URL('..', import.meta.url));
-const engines = (process.env['BENCH_ENGINES'] ?? 'sqlite,postgres').split(',') as Engine[];
+/** `none` skips parts 1, 2 and 4 (the sandbox part alone). */
+const engines = (process.env['BENCH_ENGINES'] ?? 'sqlite,postgres')
+  .split(',')
+  .filter((engine) => engine !== '' && engine !== 'none') as Engine[];
 const postgresServerUrl = process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const suiteRuns = Number(process.env['BENCH_SUITE_RUNS'] ?? 3);
 const compareRuns = Number(process.env['BENCH_RUNS'] ?? 200);
@@ -78,6 +82,8 @@ const assertionRounds = Number(process.env['BENCH_ASSERTION_ROUNDS'] ?? 3);
 const measureSandbox = process.env['BENCH_SANDBOX'] !== '0';
 const measureConsole = process.env['BENCH_CONSOLE'] !== '0';
 const profiling = process.env['BENCH_PROFILE'] === '1';
+/** Where part 4 keeps a screenshot of each matrix page it measured (their last load), to look at. */
+const screenshotDirectory = process.env['BENCH_SCREENSHOTS'];
 const consoleLoads = Number(process.env['BENCH_CONSOLE_LOADS'] ?? 5);
 
 const SUITE_CASES = 200;
@@ -476,7 +482,9 @@ async function consoleMatrix(
       consoleUrl: consoleServer.url,
       cookie,
       paths: [`/suites/runs/${after}`, `/suites/runs/${after}?against=${before}`],
-      ready: 'table.run-matrix',
+      // The matrix whole: its rows after the first screen arrive in slices, each a task that counts.
+      ready: 'table.run-matrix[aria-busy="false"]',
+      ...(screenshotDirectory !== undefined && { screenshotDirectory }),
     };
     // One unmeasured load of each page: the server's first render of a route compiles and caches.
     await pageLongTasks({ ...pages, loads: 1, profile: false });

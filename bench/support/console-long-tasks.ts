@@ -5,6 +5,7 @@
  * the control is seen. With `profile`, a Chromium trace of the load says what the long tasks spent
  * their time on (self time by trace event: parsing, layout, style, script…).
  */
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from '@playwright/test';
 
@@ -110,6 +111,8 @@ export async function pageLongTasks(options: {
   /** A CSS selector of what the page shows once its content is there. */
   ready: string;
   profile: boolean;
+  /** With it: a full-page PNG of each path after its measured load (the last load's stays), to look at. */
+  screenshotDirectory?: string;
 }): Promise<PageLoadTasks[]> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
   try {
@@ -157,6 +160,14 @@ export async function pageLongTasks(options: {
           setTimeout(() => { const until = performance.now() + 120; while (performance.now() < until); }, 0);`);
         await page.waitForTimeout(500); // let the last long-task entries arrive
         const tasks = (await page.evaluate('window.__longTasks')) as { phase: string; duration: number }[];
+        if (options.screenshotDirectory !== undefined)
+          await page.screenshot({
+            path: join(
+              options.screenshotDirectory,
+              `${path.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}.png`,
+            ),
+            fullPage: true,
+          });
         results.push({
           path,
           loadedMs,

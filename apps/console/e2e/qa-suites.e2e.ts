@@ -75,6 +75,17 @@ async function makeGptTestWorse(): Promise<void> {
   });
 }
 
+/** A call to the API with `key`, as the suite CLI or CI would make it. */
+async function qaApi<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${process.env.E2E_API_URL}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
+  return (await response.json()) as T;
+}
+
 async function newQaKey(): Promise<string> {
   const response = await fetch(`${process.env.E2E_API_URL}/v1/admin/api-keys`, {
     method: 'POST',
@@ -388,6 +399,44 @@ test.describe.serial('a QA engineer with suites', () => {
     await expect(page.getByRole('heading', { name: 'Edit' })).toHaveCount(0);
     await page.goto(consoleUrl('/suites'));
     await expect(page.locator('summary', { hasText: 'New suite' })).toHaveCount(0);
+  });
+
+  test('a long run’s matrix: every row arrives (a first screen with the page, the rest in slices) and is reachable', async ({
+    page,
+  }, testInfo) => {
+    // More cases than the first screen of rows the server renders (features/qa-suites/row-slices.ts).
+    const longCaseIds = Array.from({ length: 70 }, (_, index) => `long-${index}`);
+    await emulatorCall('DELETE', '/_emulator/variation');
+    const suite = await qaApi<{ id: string }>(qaKey, 'POST', '/v1/qa/suites', {
+      definition: {
+        name: `Long matrix ${Date.now().toString(36)}`,
+        targets: [{ model: 'gpt-test' }],
+        cases: longCaseIds.map((id) => ({
+          id,
+          prompt: `Triage this ticket: ${id}`,
+          schema: ticketSchema,
+          assertions: [{ kind: 'one-of', pointer: '/priority', values: ['low', 'high'] }],
+        })),
+      },
+    });
+    const run = await qaApi<{ id: string }>(qaKey, 'POST', `/v1/qa/suites/${suite.id}/runs`, {});
+    await signInAsQa(page, qaKey);
+    await page.goto(consoleUrl(`/suites/runs/${run.id}`));
+    await expectRunFinished(page, longCaseIds.length);
+    const matrix = page.getByRole('table', { name: /Results: a row per case/ });
+    await expect(matrix).toHaveAttribute('aria-busy', 'false');
+    await expect(matrix.getByRole('link', { name: 'passed', exact: true })).toHaveCount(longCaseIds.length);
+
+    // Read again once finished: the first rows come with the page, the others follow in slices.
+    await page.reload();
+    await expect(matrix).toHaveAttribute('aria-busy', 'false');
+    await expect(matrix.getByRole('row')).toHaveCount(1 + longCaseIds.length);
+    await expect(matrix.getByRole('rowheader')).toHaveText(longCaseIds);
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'long-matrix');
+    const last = longCaseIds.at(-1) ?? '';
+    await matrix.getByRole('link', { name: last, exact: true }).click();
+    await expect(page.getByRole('region', { name: `Case ${last} across targets` })).toBeVisible();
   });
 
   test('runs the suite from the CLI as CI would: exit codes, the summary, the JUnit report, the run in the console', async ({

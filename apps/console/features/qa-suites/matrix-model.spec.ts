@@ -40,9 +40,17 @@ function run(cases: number, targets: number) {
 
 describe('the run matrix', () => {
   it('lays cells out as rows of cases and columns of targets', () => {
-    const matrix = matrixOf(run(2, 3));
+    const twoByThree = run(2, 3);
+    twoByThree.cells[5] = cell(1, 2, 'failed');
+    const matrix = matrixOf({ ...twoByThree, cells: twoByThree.cells.reverse() });
     expect(matrix.rows.map((row) => row.caseId)).toEqual(['case-0', 'case-1']);
-    expect(matrix.rows[1]?.cells.map((c) => c?.targetIndex)).toEqual([0, 1, 2]);
+    expect(matrix.rows[0]?.cells.map(cellLabel)).toEqual(['pending', 'pending', 'pending']);
+    expect(matrix.rows[1]?.cells.map(cellLabel)).toEqual(['pending', 'pending', 'failed (schema)']);
+  });
+
+  it('keeps of each cell only what the matrix shows (the page sends it to the browser)', () => {
+    const matrix = matrixOf(run(1, 1));
+    expect(matrix.rows[0]?.cells).toEqual([{ status: 'pending', failedKinds: [] }]);
   });
 
   it('renews only the rows a batch touches, so the other rows keep their identity', () => {

@@ -6,12 +6,19 @@ import type {
   SuiteRunJson,
 } from '@agentdesk/api-contract';
 
+/**
+ * What the matrix shows of a cell: its outcome and the kinds of assertion that failed. Only this
+ * travels to the browser with the page (not latency, cost, tokens, reason): a 1,000-cell run's page
+ * data stays small, and so does the work of reading it before the page answers.
+ */
+export type MatrixCell = Pick<CellSummaryJson, 'status' | 'failedKinds'>;
+
 /** One row of a run's matrix: a case, and its cell on each target (undefined: the run has none there). */
 export interface MatrixRow {
   readonly caseIndex: number;
   readonly caseId: string;
   readonly description: string | null;
-  readonly cells: readonly (CellSummaryJson | undefined)[];
+  readonly cells: readonly (MatrixCell | undefined)[];
 }
 
 /** What the matrix shows of a run: its rows, and the counts the progress bar reads. */
@@ -20,14 +27,17 @@ export interface MatrixState {
   readonly counts: RunCountsJson;
 }
 
+/** A cell as the matrix keeps it. */
+export function matrixCellOf(cell: MatrixCell): MatrixCell {
+  return { status: cell.status, failedKinds: cell.failedKinds };
+}
+
 /** The matrix of a run as the API answered it: rows in case order, columns in target order. */
 export function matrixOf(run: Pick<SuiteRunJson, 'cases' | 'targets' | 'cells' | 'counts'>): MatrixState {
-  const grid = run.cases.map(() =>
-    new Array<CellSummaryJson | undefined>(run.targets.length).fill(undefined),
-  );
+  const grid = run.cases.map(() => new Array<MatrixCell | undefined>(run.targets.length).fill(undefined));
   for (const cell of run.cells) {
     const row = grid[cell.caseIndex];
-    if (row !== undefined && cell.targetIndex < row.length) row[cell.targetIndex] = cell;
+    if (row !== undefined && cell.targetIndex < row.length) row[cell.targetIndex] = matrixCellOf(cell);
   }
   return {
     rows: run.cases.map((testCase, caseIndex) => ({
@@ -50,7 +60,7 @@ export function applyCells(
   cells: readonly CellSummaryJson[],
   counts: RunCountsJson,
 ): MatrixState {
-  const changed = new Map<number, (CellSummaryJson | undefined)[]>();
+  const changed = new Map<number, (MatrixCell | undefined)[]>();
   for (const cell of cells) {
     const row = state.rows[cell.caseIndex];
     if (row === undefined || cell.targetIndex >= row.cells.length) continue;
@@ -59,7 +69,7 @@ export function applyCells(
       copy = [...row.cells];
       changed.set(cell.caseIndex, copy);
     }
-    copy[cell.targetIndex] = cell;
+    copy[cell.targetIndex] = matrixCellOf(cell);
   }
   if (changed.size === 0) return { rows: state.rows, counts };
   const rows = state.rows.map((row) => {
@@ -70,7 +80,7 @@ export function applyCells(
 }
 
 /** A cell's outcome as words, never colour alone: "failed (schema, equals)". */
-export function cellLabel(cell: CellSummaryJson | undefined): string {
+export function cellLabel(cell: MatrixCell | undefined): string {
   if (cell === undefined) return 'not in this run';
   if (cell.status === 'failed' && cell.failedKinds.length > 0)
     return `failed (${cell.failedKinds.join(', ')})`;

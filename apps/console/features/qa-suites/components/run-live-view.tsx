@@ -64,10 +64,13 @@ function RunCounts({ counts, status }: { counts: RunCountsJson; status: SuiteRun
 /**
  * A run as it goes: its status, counts and progress bar, and its matrix, kept current by the
  * progress stream while the run is running (batches of finished cells update their rows in place).
- * When it ends, the page's server parts (pass rates, cost, latency) are read again.
+ * When it ends, the page's server parts (pass rates, cost, latency) are read again. It starts from
+ * the matrix the server built (`matrixOf`, only what the matrix shows), not the whole run.
  */
 export function RunLiveView({
-  run,
+  runId,
+  initialStatus,
+  initialMatrix,
   targetLabels,
   changes,
   shownCaseIds,
@@ -76,7 +79,9 @@ export function RunLiveView({
   mayCancel,
   children,
 }: {
-  run: SuiteRunJson;
+  runId: string;
+  initialStatus: SuiteRunStatus;
+  initialMatrix: MatrixState;
   targetLabels: readonly string[];
   changes: CellChanges | null;
   shownCaseIds: readonly string[] | null;
@@ -87,8 +92,8 @@ export function RunLiveView({
   children?: ReactNode;
 }) {
   const router = useRouter();
-  const [matrix, setMatrix] = useState<MatrixState>(() => matrixOf(run));
-  const [status, setStatus] = useState<SuiteRunStatus>(run.status);
+  const [matrix, setMatrix] = useState<MatrixState>(initialMatrix);
+  const [status, setStatus] = useState<SuiteRunStatus>(initialStatus);
   const [cancelling, setCancelling] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [hydrated, setHydrated] = useState(false);
@@ -116,12 +121,12 @@ export function RunLiveView({
     },
     [router],
   );
-  const streamState = useRunProgress(run.id, run.status === 'running', onEvent);
+  const streamState = useRunProgress(runId, initialStatus === 'running', onEvent);
 
   async function cancel(): Promise<void> {
     setCancelling(true);
     setProblem(null);
-    const answer = await callConsole<SuiteRunJson>(`/suites/runs/${encodeURIComponent(run.id)}/cancel`, {
+    const answer = await callConsole<SuiteRunJson>(`/suites/runs/${encodeURIComponent(runId)}/cancel`, {
       method: 'POST',
     });
     setCancelling(false);

@@ -2,6 +2,7 @@
 
 import type { CaseChange } from '@agentdesk/api-contract';
 import { memo, useMemo } from 'react';
+import { useRowsInSlices } from '../hooks/use-rows-in-slices';
 import { cellHref, cellLabel, cellTone, changeMark, type MatrixRow } from '../matrix-model';
 
 /** A comparison's change per cell, keyed `caseIndex:targetIndex` (serializable from the server). */
@@ -64,7 +65,11 @@ const MatrixRowView = memo(function MatrixRowView({ row, changes, hrefBase, open
   );
 });
 
-/** The run's matrix: a row per case, a column per target, each cell's outcome in words and colour. */
+/**
+ * The run's matrix: a row per case, a column per target, each cell's outcome in words and colour.
+ * A long run's rows arrive in slices after the first screen (row-slices.ts); the table says it is
+ * busy until all are there. Its columns are fixed (qa-suites.css), so a slice lays out only its rows.
+ */
 export function RunMatrix({
   rows,
   targetLabels,
@@ -95,10 +100,17 @@ export function RunMatrix({
   }, [changes]);
   const shown = useMemo(() => (shownCaseIds === null ? null : new Set(shownCaseIds)), [shownCaseIds]);
   const visibleRows = shown === null ? rows : rows.filter((row) => shown.has(row.caseId));
+  const rendered = useRowsInSlices(visibleRows.length);
   return (
     <div className="table-scroll matrix-scroll">
-      <table className="run-matrix">
+      <table className="run-matrix" aria-busy={rendered < visibleRows.length}>
         <caption className="visually-hidden">Results: a row per case, a column per target</caption>
+        <colgroup>
+          <col className="case-column" />
+          {targetLabels.map((label) => (
+            <col key={label} className="target-column" />
+          ))}
+        </colgroup>
         <thead>
           <tr>
             <th scope="col">Case</th>
@@ -110,7 +122,7 @@ export function RunMatrix({
           </tr>
         </thead>
         <tbody>
-          {visibleRows.map((row) => (
+          {visibleRows.slice(0, rendered).map((row) => (
             <MatrixRowView
               key={row.caseIndex}
               row={row}

@@ -6,6 +6,7 @@ import { PrincipalLabel } from '../../people';
 import { ApiProblem, ConsoleShell, MissingScopeNotice, notFoundWhenApiSaysSo } from '../../shell';
 import { formatDateTime } from '../../transcript';
 import type { SearchParams } from '../../url-state';
+import { matrixOf } from '../matrix-model';
 import { parseRunPageQuery, runPageHref, type RunPageQuery } from '../run-page-query';
 import { readRunPageData, type OpenedDetail, type RunPageData } from '../server/read-run-page';
 import { readSuiteRun } from '../server/read-suites';
@@ -150,7 +151,9 @@ export async function SuiteRunPage({
             {run.targets.length === 1 ? 'target' : 'targets'}.
           </p>
           <RunLiveView
-            run={run}
+            runId={run.id}
+            initialStatus={run.status}
+            initialMatrix={matrixOf(run)}
             targetLabels={targetLabels}
             changes={data?.changes ?? null}
             shownCaseIds={data?.shownCaseIds ?? null}

@@ -9,6 +9,7 @@ import {
 } from '@agentdesk/api-contract';
 import type { ApiCredential } from '../../api-client';
 import { indexComparison } from '../comparison-model';
+import { changeMark } from '../matrix-model';
 import type { RunPageQuery } from '../run-page-query';
 import { listSuiteRuns, readCell, readComparedCell, readComparison } from './read-suites';
 
@@ -35,7 +36,10 @@ export type OpenedDetail =
 
 export interface RunPageData {
   comparison: Outcome<RunComparisonJson> | undefined;
-  /** The comparison per cell, keyed `caseIndex:targetIndex`, for the matrix. */
+  /**
+   * The cells the comparison marks in the matrix (regression, fix, new, removed), keyed
+   * `caseIndex:targetIndex`; unchanged cells stay out, so the page sends the browser only marks.
+   */
   changes: Record<string, CaseChange> | null;
   /** The cases "only changes" keeps; null: every case is shown. */
   shownCaseIds: string[] | null;
@@ -53,7 +57,8 @@ function cellChanges(run: SuiteRunJson, comparison: RunComparisonJson): Record<s
   run.cases.forEach((testCase, caseIndex) =>
     labels.forEach((label, targetIndex) => {
       const change = index.changeOf(testCase.id, label);
-      if (change !== undefined) changes[`${caseIndex}:${targetIndex}`] = change;
+      if (change !== undefined && changeMark(change) !== null)
+        changes[`${caseIndex}:${targetIndex}`] = change;
     }),
   );
   return changes;
