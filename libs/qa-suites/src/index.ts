@@ -17,6 +17,7 @@ export {
   NO_SERVER_EXIT_CODE,
   oomKillsIn,
   requestCommand,
+  NOT_ANSWERED_EXIT_CODE,
   RUNNER_DIED_EXIT_CODE,
   serverDeathCommand,
   shellQuote,

@@ -161,8 +161,12 @@ function judgeFile(requestFile) {
 // ---- resident mode: one process per container answers every cell's request ----
 
 const REQUEST_ID = /^[A-Za-z0-9-]{1,64}$/;
-/** How long a client that sent its id may take to open its reply pipe (it does so right after). */
-const REPLY_OPEN_WAIT_MS = 500;
+/**
+ * How long a client that sent its id may take to open its reply pipe. It does so right after, but
+ * a loaded machine can stall a shell for a while; a client that was killed (its command cancelled)
+ * never comes, and the queue waits this long once.
+ */
+const REPLY_OPEN_WAIT_MS = 5000;
 
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ASSERTION_PROGRAM_PATH,
   NO_SERVER_EXIT_CODE,
+  NOT_ANSWERED_EXIT_CODE,
   oomKillsIn,
   requestCommand,
   RUNNER_DIED_EXIT_CODE,
@@ -151,6 +152,31 @@ describe('JAVASCRIPT_ASSERTION_PROGRAM --serve', () => {
     expect(restarted.stdout.split('\n')[0]).toBe(directory);
     expect(serverPid()).not.toBe(pid);
     expect(JSON.parse(await ask('back', requestOf({}, ['return true']))).results[0].passed).toBe(true);
+  });
+
+  it('counts a runner killed but not yet reaped (a zombie) as gone, instead of writing to its pipe', async () => {
+    process.kill(serverPid(), 'SIGKILL');
+    // A child that exits under a parent that never waits for it stays a zombie.
+    const zombieParent = await shell(
+      `sh -c 'sleep 0 & echo $! > ${directory}/pid; exec sleep 3' > /dev/null 2>&1 & sleep 0.3; cat ${directory}/pid`,
+    );
+    const zombie = Number(zombieParent.stdout.trim());
+    expect(readFileSync(`/proc/${zombie}/stat`, 'utf8')).toMatch(/\) Z /);
+    const refused = await shell(requestCommand(directory, 'zombie', requestOf({}, ['return true'])));
+    expect(refused.code).toBe(NO_SERVER_EXIT_CODE);
+  });
+
+  it('tells a runner that gave up on a client apart from a runner that died', async () => {
+    process.kill(serverPid(), 'SIGKILL');
+    // A stand-in runner that opens the client's reply pipe and closes it unanswered, and lives on.
+    await shell(
+      `cd ${directory} && rm -f in && mkfifo in && ` +
+        `(sh -c 'echo $$ > pid; read id < in; exec 3> r-$id; exec 3>&-; sleep 5' > /dev/null 2>&1 &) && ` +
+        'until [ -s pid ]; do sleep 0.01; done',
+    );
+    const unanswered = await shell(requestCommand(directory, 'late', requestOf({}, ['return true'])));
+    expect(unanswered.code).toBe(NOT_ANSWERED_EXIT_CODE);
+    process.kill(serverPid(), 'SIGKILL');
   });
 
   it('restarting kills the runner that was there', async () => {

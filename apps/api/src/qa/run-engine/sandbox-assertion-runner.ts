@@ -3,6 +3,7 @@ import {
   ASSERTION_PROGRAM_PATH,
   JAVASCRIPT_ASSERTION_PROGRAM,
   NO_SERVER_EXIT_CODE,
+  NOT_ANSWERED_EXIT_CODE,
   oomKillsIn,
   requestCommand,
   RUNNER_DIED_EXIT_CODE,
@@ -24,7 +25,8 @@ export const CHECK_TIMEOUT_MS = 1_000;
  * behind others' (each check at most CHECK_TIMEOUT_MS).
  */
 const QUEUE_ALLOWANCE_MS = 20_000;
-const START_TIMEOUT_MS = 15_000;
+/** Beyond the start command's own wait for the runner (20 s). */
+const START_TIMEOUT_MS = 30_000;
 /** One JSON line of verdicts (messages are clipped to 2,000 characters by the program). */
 const MAX_OUTPUT_BYTES = 256 * 1024;
 /** A request longer than this goes in as a file (the runner's command line takes 100,000 characters). */
@@ -59,8 +61,11 @@ interface Server {
   readonly retired: AbortController;
 }
 
-/** Why a request got no answer from the runner it was sent to. */
+/** Why a request got no answer from the runner it was sent to (gone, replaced, or it gave up on us). */
 class ServerGone extends Error {}
+
+/** A runner that did not come up: its checks are unjudged with the reason. */
+class ServerNotStarted extends Error {}
 
 /**
  * Runs a cell's JavaScript checks in the sandbox, never in the API process: one resident runner
@@ -98,6 +103,10 @@ export class SandboxAssertionRunner {
       }
     } catch (error) {
       if (error instanceof ServerGone) return unjudged(checks, 'the assertion runner could not be reached');
+      if (error instanceof ServerNotStarted) {
+        this.logger.warn({ err: error }, 'the assertion runner did not start');
+        return unjudged(checks, error.message);
+      }
       if (isSandboxError(error, 'exec-timeout'))
         return unjudged(checks, `the assertions did not finish within ${timeoutMs} ms`);
       if (isSandboxError(error, 'out-of-memory')) return unjudged(checks, 'the assertions ran out of memory');
@@ -137,6 +146,8 @@ export class SandboxAssertionRunner {
       this.retire(server);
       throw new ServerGone();
     }
+    // The runner lives but gave up waiting for this client (a stalled shell): ask again, same runner.
+    if (result.exitCode === NOT_ANSWERED_EXIT_CODE) throw new ServerGone();
     if (result.exitCode === RUNNER_DIED_EXIT_CODE) {
       // The runner died while judging this request: these checks are what killed it.
       this.retire(server);
@@ -164,7 +175,7 @@ export class SandboxAssertionRunner {
     const started = await sandbox.exec({ command: startServerCommand(), timeoutMs: START_TIMEOUT_MS });
     const [directory = '', ...rest] = started.stdout.text.trim().split('\n');
     if (started.exitCode !== 0 || !SERVER_DIRECTORY.test(directory))
-      throw new Error(
+      throw new ServerNotStarted(
         `the assertion runner did not start (exit ${started.exitCode}): ${started.stderr.text.trim().slice(0, 300)}`,
       );
     return { directory, oomKills: oomKillsIn(rest.join('\n')) };

@@ -136,8 +136,14 @@ describe('QA suite JavaScript assertions in the sandbox (sqlite)', () => {
       const verdicts = [];
       for (const caseIndex of [0, 1, 2]) {
         const cell = await repositories.qaRuns.cell(run.id, caseIndex, 0);
-        const assertions = cell.result?.['assertions'] as { kind: string; passed: boolean | null }[];
-        verdicts.push(assertions.find((assertion) => assertion.kind === 'javascript')?.passed);
+        const assertions = cell.result?.['assertions'] as {
+          kind: string;
+          passed: boolean | null;
+          message: string | null;
+        }[];
+        const judged = assertions.find((assertion) => assertion.kind === 'javascript');
+        // The message travels with the verdict: a failure here says why the check went unjudged.
+        verdicts.push(judged?.passed === true ? true : `${judged?.passed}: ${judged?.message}`);
       }
       return { ended, verdicts };
     };
