@@ -23,6 +23,7 @@ import { ApiError, ApiErrorCode } from '../errors/api-error';
 import type { Against } from './qa-inputs';
 import type { RunProgressSource } from './run-progress-stream';
 import { SuiteRunEngine } from './run-engine';
+import { SuiteDefinitions } from './suite-definitions';
 import { definitionOf } from './suite-json';
 import { toCellJson, toCellSummaryJson, toSuiteRunJson, toSuiteRunSummaryJson } from './suite-run-json';
 
@@ -52,11 +53,14 @@ function rethrowNotFound(message: string): (error: unknown) => never {
 @Injectable()
 export class QaRuns implements BeforeApplicationShutdown {
   readonly #stopping = new AbortController();
+  private readonly definitions: SuiteDefinitions;
 
   constructor(
     @Inject(REPOSITORIES) private readonly repositories: Repositories,
     @Inject(SuiteRunEngine) private readonly engine: SuiteRunEngine,
-  ) {}
+  ) {
+    this.definitions = new SuiteDefinitions(repositories.qaSuites);
+  }
 
   /** Aborted when the app stops: progress streams end so the server can close. */
   get stopping(): AbortSignal {
@@ -110,22 +114,13 @@ export class QaRuns implements BeforeApplicationShutdown {
   async listForSuite(suiteId: string, page: PageRequest): Promise<Page<SuiteRunSummaryJson>> {
     const suite = await this.repositories.qaSuites.get(suiteId);
     const runs = await this.repositories.qaRuns.listForSuite(suite.id, page);
-    const definitions = new Map<number, Promise<SuiteDefinition>>();
-    const definitionOfVersion = (version: number): Promise<SuiteDefinition> => {
-      let definition = definitions.get(version);
-      if (definition === undefined) {
-        definition = this.repositories.qaSuites.version(suite.id, version).then(definitionOf);
-        definitions.set(version, definition);
-      }
-      return definition;
-    };
     const names = await this.repositories.people.namesOf(runs.items.map((run) => run.createdBy));
     const items = await Promise.all(
       runs.items.map(async (run) =>
         toSuiteRunSummaryJson(
           run,
           suite.name,
-          await definitionOfVersion(run.suiteVersion),
+          await this.definitions.get(suite.id, run.suiteVersion),
           await this.repositories.qaRuns.cells(run.id),
           names,
         ),
@@ -231,11 +226,11 @@ export class QaRuns implements BeforeApplicationShutdown {
 
   private async load(runId: string): Promise<LoadedRun> {
     const run = await this.repositories.qaRuns.get(runId).catch(rethrowNotFound(`Run ${runId} not found`));
-    const [suite, version] = await Promise.all([
+    const [suite, definition] = await Promise.all([
       this.repositories.qaSuites.get(run.suiteId),
-      this.repositories.qaSuites.version(run.suiteId, run.suiteVersion),
+      this.definitions.get(run.suiteId, run.suiteVersion),
     ]);
-    return { run, suiteName: suite.name, definition: definitionOf(version) };
+    return { run, suiteName: suite.name, definition };
   }
 
   /** The run compared with: the newest finished earlier run of the suite, or the one named (same suite only). */

@@ -76,10 +76,12 @@ export class QaSuites {
         : await this.repositories.qaSuites
             .findByName(query.name)
             .then((suite) => ({ items: suite === undefined ? [] : [suite], nextCursor: null }));
-    const lastRuns = await Promise.all(page.items.map((suite) => this.lastRunOf(suite.id)));
-    const names = await this.repositories.people.namesOf(page.items.map((suite) => suite.createdBy));
+    const [lastRuns, names] = await Promise.all([
+      this.repositories.qaRuns.latestOfSuites(page.items.map((suite) => suite.id)),
+      this.repositories.people.namesOf(page.items.map((suite) => suite.createdBy)),
+    ]);
     return {
-      items: page.items.map((suite, index) => toSuiteSummaryJson(suite, lastRuns[index], names)),
+      items: page.items.map((suite) => toSuiteSummaryJson(suite, lastRuns.get(suite.id), names)),
       nextCursor: page.nextCursor,
     };
   }

@@ -158,6 +158,29 @@ export class QaRunsRepository {
     return newestFirstPage(query, page, toQaSuiteRun);
   }
 
+  /**
+   * The newest run of each of these suites, in one query (a suite list shows each suite's last
+   * run): each suite's top row by the (suite_id, created_at, id) index. Suites never run are absent.
+   */
+  async latestOfSuites(suiteIds: readonly string[]): Promise<Map<string, QaSuiteRun>> {
+    if (suiteIds.length === 0) return new Map();
+    const rows = await this.context.db
+      .selectFrom('qa_suite_runs as run')
+      .selectAll('run')
+      .where('run.suite_id', 'in', [...new Set(suiteIds)])
+      .where('run.id', '=', (eb) =>
+        eb
+          .selectFrom('qa_suite_runs as newer')
+          .select('newer.id')
+          .whereRef('newer.suite_id', '=', 'run.suite_id')
+          .orderBy('newer.created_at', 'desc')
+          .orderBy('newer.id', 'desc')
+          .limit(1),
+      )
+      .execute();
+    return new Map(rows.map((row) => [row.suite_id, toQaSuiteRun(row)]));
+  }
+
   /** The newest finished (completed or cancelled) run of the suite started before `runId`. */
   async latestFinishedBefore(suiteId: string, runId: string): Promise<QaSuiteRun | undefined> {
     const row = await this.context.db

@@ -540,6 +540,54 @@ export function describeQaRepositoriesContract(factory: TestDatabaseFactory): vo
       expect(rest.nextCursor).toBeNull();
     });
 
+    it('property: the latest run of many suites at once is each suite’s newest run, ties on time included', async () => {
+      const database = current();
+      const { qaSuites, qaRuns } = database.repositories;
+      const suites = [
+        await startRun(database, 1, 1, 'latest-a'),
+        await startRun(database, 1, 1, 'latest-b'),
+        await startRun(database, 1, 1, 'latest-c'),
+      ];
+      const { suite: neverRun } = await qaSuites.create({
+        name: 'latest-never-run',
+        description: null,
+        definition: definitionOf('latest-never-run', 1),
+        caseCount: 1,
+        targetCount: 1,
+        createdBy: 'u-qa',
+        note: null,
+      });
+      await fc.assert(
+        fc.asyncProperty(
+          // Which suite gets a run next, and how far the clock moves first (0: the same instant).
+          fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom(0, 0, 5)), { maxLength: 6 }),
+          async (starts) => {
+            for (const [which, advance] of starts) {
+              database.clock.advance(advance);
+              const { suite, cells } = suites[which]!;
+              await qaRuns.create({
+                suiteId: suite.id,
+                suiteVersion: 1,
+                createdBy: 'u-qa',
+                options: {},
+                cells,
+              });
+            }
+            const ids = [...suites.map(({ suite }) => suite.id), neverRun.id];
+            const latest = await qaRuns.latestOfSuites(ids);
+            for (const { suite } of suites)
+              expect(latest.get(suite.id)?.id).toBe(
+                (await qaRuns.listForSuite(suite.id, { limit: 1 })).items[0]?.id,
+              );
+            expect(latest.has(neverRun.id)).toBe(false);
+            expect(latest.size).toBe(suites.length);
+          },
+        ),
+        { numRuns: 15 },
+      );
+      expect(await qaRuns.latestOfSuites([])).toEqual(new Map());
+    });
+
     it('property: any sequence of claims, extensions, finishes, give-ups, cancels and time agrees with a lease model', async () => {
       const database = current();
       const { qaRuns } = database.repositories;
