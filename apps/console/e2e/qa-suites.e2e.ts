@@ -439,6 +439,49 @@ test.describe.serial('a QA engineer with suites', () => {
     await expect(page.getByRole('region', { name: `Case ${last} across targets` })).toBeVisible();
   });
 
+  test('pages a suite’s runs back to the oldest and compares the latest run with it', async ({
+    page,
+  }, testInfo) => {
+    await emulatorCall('DELETE', '/_emulator/variation');
+    const suite = await qaApi<{ id: string }>(qaKey, 'POST', '/v1/qa/suites', {
+      definition: {
+        name: `Many runs ${Date.now().toString(36)}`,
+        targets: [{ model: 'gpt-test' }],
+        cases: [{ id: 'only', prompt: 'Triage this ticket: only', schema: ticketSchema }],
+      },
+    });
+    // One more run than the suite page shows at once (SUITE_RUNS_SIZE).
+    const runIds: string[] = [];
+    for (let index = 0; index < 21; index++)
+      runIds.push((await qaApi<{ id: string }>(qaKey, 'POST', `/v1/qa/suites/${suite.id}/runs`, {})).id);
+    const [oldest, latest] = [runIds[0] ?? '', runIds.at(-1) ?? ''];
+    await expect
+      .poll(async () => (await qaApi<{ status: string }>(qaKey, 'GET', `/v1/qa/runs/${latest}`)).status, {
+        timeout: 60_000,
+      })
+      .toBe('completed');
+
+    await signInAsQa(page, qaKey);
+    await page.goto(consoleUrl(`/suites/${suite.id}`));
+    const runs = page.getByRole('table', { name: 'Runs of the suite, newest first' });
+    await expect(runs.getByRole('row')).toHaveCount(1 + 20);
+    await expect(runs.getByRole('row').nth(1)).toContainText('Latest');
+    await page
+      .getByRole('navigation', { name: 'Pages of runs' })
+      .getByRole('link', { name: 'Older runs' })
+      .click();
+    await expect(runs.getByRole('row')).toHaveCount(1 + 1);
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'older-runs');
+
+    await runs.getByRole('link', { name: 'Latest run vs this' }).click();
+    await expect(page).toHaveURL(new RegExp(`/suites/runs/${latest}\\?against=${oldest}$`));
+    await expect(page.getByRole('combobox', { name: 'Compare with' })).toHaveValue(oldest);
+    await expect(page.getByRole('region', { name: 'Compare with an earlier run' })).toContainText(
+      '0 regressions',
+    );
+  });
+
   test('runs the suite from the CLI as CI would: exit codes, the summary, the JUnit report, the run in the console', async ({
     page,
   }, testInfo) => {

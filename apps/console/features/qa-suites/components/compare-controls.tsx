@@ -15,6 +15,14 @@ export function CompareControls({
   query: RunPageQuery;
   otherRuns: readonly SuiteRunSummaryJson[];
 }) {
+  // A run older than the newest few (opened from the suite page's run list) is not among the
+  // options: it gets its own, so the form says what is being compared rather than "latest".
+  const againstUnlisted =
+    query.against !== undefined &&
+    query.against !== 'latest' &&
+    !otherRuns.some((other) => other.id === query.against)
+      ? query.against
+      : undefined;
   return (
     <form
       method="get"
@@ -26,6 +34,9 @@ export function CompareControls({
         Compare with
         <select name="against" defaultValue={query.against ?? 'latest'}>
           <option value="latest">The latest earlier run</option>
+          {againstUnlisted !== undefined && (
+            <option value={againstUnlisted}>Run {againstUnlisted} (an older run)</option>
+          )}
           {otherRuns.map((other) => (
             <option key={other.id} value={other.id}>
               v{other.suiteVersion} · {formatDateTime(other.createdAt)} · {other.status}

@@ -4,7 +4,7 @@ import type { PageAccess } from '../../auth';
 import { PrincipalLabel } from '../../people';
 import { ApiProblem, ConsoleShell, MissingScopeNotice, notFoundWhenApiSaysSo } from '../../shell';
 import { formatDateTime } from '../../transcript';
-import { singleParam, type SearchParams } from '../../url-state';
+import { PagerNav, pagedListQuery, patternField, type PagerLinks, type SearchParams } from '../../url-state';
 import { listSuiteRuns, readSuite, readSuiteVersion } from '../server/read-suites';
 import { suiteYamlText } from '../server/suite-text';
 import { StartRunForm } from './start-run-form';
@@ -12,10 +12,19 @@ import { SuiteDefinitionSummary } from './suite-definition';
 import { SuiteEditor } from './suite-editor';
 import { SuiteRuns } from './suite-runs';
 
-/** The version the URL asks to read (`?version=N`), when it names one. */
-function versionAsked(searchParams: SearchParams): number | undefined {
-  const text = singleParam(searchParams, 'version');
-  return text !== undefined && /^[1-9]\d{0,8}$/.test(text) ? Number(text) : undefined;
+/** A suite's URL: the version read (`?version=N`, the latest when absent) and the page of its runs. */
+function suitePageQuery(suiteId: string) {
+  return pagedListQuery(`/suites/${encodeURIComponent(suiteId)}`, {
+    version: patternField(/^[1-9]\d{0,8}$/),
+  });
+}
+
+/** The runs' pager lands on the runs, not on the top of the page (the definition and editor). */
+function atRuns(links: PagerLinks): PagerLinks {
+  return {
+    ...(links.first === undefined ? {} : { first: `${links.first}#runs-heading` }),
+    ...(links.next === undefined ? {} : { next: `${links.next}#runs-heading` }),
+  };
 }
 
 function ExportLinks({ suiteId, version }: { suiteId: string; version: number }) {
@@ -65,7 +74,9 @@ export async function SuitePage({
   searchParams: SearchParams;
 }) {
   const { signedIn, mayRead } = access;
-  const asked = versionAsked(searchParams);
+  const pageQuery = suitePageQuery(suiteId);
+  const { filters } = pageQuery.parse(searchParams);
+  const asked = filters.version === undefined ? undefined : Number(filters.version);
   let suite: SuiteJson | undefined;
   let shown: SuiteVersionJson | undefined;
   let runs: PageJson<SuiteRunSummaryJson> | undefined;
@@ -74,7 +85,7 @@ export async function SuitePage({
     try {
       [suite, runs] = await Promise.all([
         readSuite(signedIn.credential, suiteId),
-        listSuiteRuns(signedIn.credential, suiteId, undefined),
+        listSuiteRuns(signedIn.credential, suiteId, filters.cursor),
       ]);
       shown =
         asked === undefined || asked === suite.latestVersion
@@ -142,7 +153,17 @@ export async function SuitePage({
           </section>
           <section aria-labelledby="runs-heading">
             <h2 id="runs-heading">Runs</h2>
-            {runs !== undefined && <SuiteRuns runs={runs.items} />}
+            {runs !== undefined && (
+              <>
+                <SuiteRuns runs={runs.items} latestRunId={suite.lastRun?.id} />
+                <PagerNav
+                  label="Pages of runs"
+                  links={atRuns(pageQuery.pagerLinks(filters, runs.nextCursor))}
+                  firstText="Newest runs"
+                  nextText="Older runs"
+                />
+              </>
+            )}
           </section>
         </>
       )}

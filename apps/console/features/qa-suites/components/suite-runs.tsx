@@ -10,8 +10,17 @@ export function overallPassRate(run: Pick<SuiteRunSummaryJson, 'byTarget'>): num
   return judged === 0 ? null : passed / judged;
 }
 
-/** A suite's runs, newest first: version, status, pass rate and counts. */
-export function SuiteRuns({ runs }: { runs: readonly SuiteRunSummaryJson[] }) {
+/**
+ * A suite's runs, newest first: version, status, pass rate and counts, and for every earlier run a
+ * link that compares the suite's latest run with it (any run, however old, paged here).
+ */
+export function SuiteRuns({
+  runs,
+  latestRunId,
+}: {
+  runs: readonly SuiteRunSummaryJson[];
+  latestRunId: string | undefined;
+}) {
   if (runs.length === 0) return <p className="empty">No run yet.</p>;
   return (
     <div className="table-scroll">
@@ -28,6 +37,7 @@ export function SuiteRuns({ runs }: { runs: readonly SuiteRunSummaryJson[] }) {
               Passed / failed / errors / done
             </th>
             <th scope="col">By</th>
+            <th scope="col">Compare</th>
           </tr>
         </thead>
         <tbody>
@@ -48,6 +58,17 @@ export function SuiteRuns({ runs }: { runs: readonly SuiteRunSummaryJson[] }) {
               </td>
               <td>
                 <PrincipalLabel id={run.createdBy} name={run.createdByName} />
+              </td>
+              <td>
+                {latestRunId === undefined || run.id === latestRunId ? (
+                  <span className="muted">{run.id === latestRunId ? 'Latest' : ''}</span>
+                ) : (
+                  <a
+                    href={`/suites/runs/${encodeURIComponent(latestRunId)}?against=${encodeURIComponent(run.id)}`}
+                  >
+                    Latest run vs this
+                  </a>
+                )}
               </td>
             </tr>
           ))}
