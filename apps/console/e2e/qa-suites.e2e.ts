@@ -439,6 +439,51 @@ test.describe.serial('a QA engineer with suites', () => {
     await expect(page.getByRole('region', { name: `Case ${last} across targets` })).toBeVisible();
   });
 
+  test('imports a file as the next version of a suite, and a form made from an older version is refused', async ({
+    page,
+  }, testInfo) => {
+    const name = `Imported into ${Date.now().toString(36)}`;
+    const suite = await qaApi<{ id: string }>(qaKey, 'POST', '/v1/qa/suites', {
+      definition: {
+        name,
+        targets: [{ model: 'gpt-test' }],
+        cases: [{ id: 'first', prompt: 'Triage this ticket: first', schema: ticketSchema }],
+      },
+    });
+    const nextVersion = {
+      name,
+      targets: [{ model: 'gpt-test' }, { model: 'claude-test' }],
+      cases: [
+        { id: 'first', prompt: 'Triage this ticket: first', schema: ticketSchema },
+        { id: 'second', prompt: 'Triage this ticket: second', schema: ticketSchema },
+      ],
+    };
+    await signInAsQa(page, qaKey);
+    await page.goto(consoleUrl(`/suites/${suite.id}`));
+    await page.getByText('Or import a file as v2').click();
+    const form = page.getByRole('form', { name: 'Import a file as the next version' });
+    await form.getByLabel('Format').selectOption('json');
+    await form.getByLabel('Or paste the file’s text').fill(JSON.stringify(nextVersion));
+    await form.getByLabel('Note for this version').fill('two targets, two cases');
+    await form.getByRole('button', { name: 'Import as v2' }).click();
+    await expect(form.getByRole('status')).toContainText(`Imported ${name} v2`);
+    await expect(form.getByRole('status')).toContainText('Everything in the file was carried over');
+    // The page moved on to v2 under the form: its versions, its run button, the next import.
+    await expect(page.getByRole('list', { name: 'Versions, newest first' })).toContainText(
+      'two targets, two cases',
+    );
+    await expect(page.getByRole('button', { name: 'Run (4 cells)' })).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Import as v3' })).toBeVisible();
+    await expectAccessible(page);
+    await keepScreenshot(page, testInfo, 'import-into');
+
+    // Someone else saves v3 meanwhile: this form, made from v2, is refused and says why.
+    await qaApi(qaKey, 'PUT', `/v1/qa/suites/${suite.id}`, { definition: nextVersion, baseVersion: 2 });
+    await form.getByRole('button', { name: 'Import as v3' }).click();
+    await expect(form.getByRole('alert')).toContainText('Not imported:');
+    await expect(form.getByRole('alert')).toContainText('the suite is at version 3, not 2');
+  });
+
   test('pages a suite’s runs back to the oldest and compares the latest run with it', async ({
     page,
   }, testInfo) => {

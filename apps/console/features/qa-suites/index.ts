@@ -4,6 +4,7 @@ export { SuiteRunPage } from './components/run-page';
 export { SaveLabRunAsCase } from './components/save-lab-run-as-case';
 export {
   handleCreateSuite,
+  handleImportIntoSuite,
   handleImportSuite,
   handleSaveLabRunAsCase,
   handleSaveSuite,

@@ -38,6 +38,7 @@ const decisions: Readonly<Record<string, Decision>> = {
   'suites/create/route.ts': 'mutation',
   'suites/import/route.ts': 'mutation',
   'suites/[id]/save/route.ts': 'mutation',
+  'suites/[id]/import/route.ts': 'mutation',
   'suites/[id]/runs/route.ts': 'mutation',
   'suites/[id]/export/route.ts': 'read',
   'suites/[id]/cases-from-lab/route.ts': 'mutation',

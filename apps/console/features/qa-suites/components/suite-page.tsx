@@ -7,6 +7,7 @@ import { formatDateTime } from '../../transcript';
 import { PagerNav, pagedListQuery, patternField, type PagerLinks, type SearchParams } from '../../url-state';
 import { listSuiteRuns, readSuite, readSuiteVersion } from '../server/read-suites';
 import { suiteYamlText } from '../server/suite-text';
+import { ImportSuiteForm } from './import-suite-form';
 import { StartRunForm } from './start-run-form';
 import { SuiteDefinitionSummary } from './suite-definition';
 import { SuiteEditor } from './suite-editor';
@@ -142,9 +143,18 @@ export async function SuitePage({
                 Saving makes v{suite.latestVersion + 1}; runs keep pointing at the version they ran.
               </p>
               <SuiteEditor
+                // A new version (an import below, a save elsewhere and a refresh) starts the editor
+                // over from its text: never an older text saved on top of it.
+                key={suite.latestVersion}
                 mode={{ kind: 'edit', suiteId: suite.id, baseVersion: suite.latestVersion }}
                 initialText={suiteYamlText(shown.definition)}
               />
+              <details>
+                <summary>Or import a file as v{suite.latestVersion + 1}</summary>
+                <ImportSuiteForm
+                  target={{ kind: 'version', suiteId: suite.id, baseVersion: suite.latestVersion }}
+                />
+              </details>
             </section>
           )}
           <section aria-labelledby="versions-heading">

@@ -1,4 +1,5 @@
 import {
+  importIntoSuiteBodySchema,
   importSuiteBodySchema,
   importedSuiteJsonSchema,
   startRunBodySchema,
@@ -93,29 +94,56 @@ export async function handleSaveSuite(request: Request, suiteId: string): Promis
   );
 }
 
-/** `POST /suites/import` (`{format: yaml|json|promptfoo, text}`): the API reads the file and lists what it could not carry over. */
-export async function handleImportSuite(request: Request): Promise<Response> {
+/**
+ * A console mutation relayed as one API call with the same body: the caller signed in (the CSRF
+ * check included), the body read with `bodySchema` (a 400 naming the fields), the API's answer
+ * checked with `answerSchema`. `emptyBody` stands in for a request without one.
+ */
+async function relayMutation<Body>(
+  request: Request,
+  bodySchema: z.ZodType<Body>,
+  call: { method: 'POST' | 'PUT'; path: string },
+  answerSchema: z.ZodType,
+  emptyBody?: Body,
+): Promise<Response> {
   const caller = await routeCaller(request, 'mutation');
   if (!caller.ok) return caller.refusal;
-  const parsed = importSuiteBodySchema.safeParse(await jsonBody(request));
+  const parsed = bodySchema.safeParse((await jsonBody(request)) ?? emptyBody);
   if (!parsed.success) return consoleRefusal('invalid-input', fieldProblem(parsed.error));
-  return relayToApi(
-    caller.signedIn.credential,
-    { method: 'POST', path: `${qaPaths.suites}/import`, body: parsed.data },
+  return relayToApi(caller.signedIn.credential, { ...call, body: parsed.data }, answerSchema);
+}
+
+/** `POST /suites/import` (`{format: yaml|json|promptfoo, text}`): the API reads the file and lists what it could not carry over. */
+export function handleImportSuite(request: Request): Promise<Response> {
+  return relayMutation(
+    request,
+    importSuiteBodySchema,
+    { method: 'POST', path: `${qaPaths.suites}/import` },
+    importedSuiteJsonSchema,
+  );
+}
+
+/**
+ * `POST /suites/:id/import` (`{format, text, baseVersion, note?}`): a file as the suite's next
+ * version (a stale baseVersion is the API's 409), with what it could not carry over.
+ */
+export function handleImportIntoSuite(request: Request, suiteId: string): Promise<Response> {
+  return relayMutation(
+    request,
+    importIntoSuiteBodySchema,
+    { method: 'POST', path: `${qaPaths.suite(suiteId)}/import` },
     importedSuiteJsonSchema,
   );
 }
 
 /** `POST /suites/:id/runs` (`{concurrency?}`): starts a run of the suite's latest version. */
-export async function handleStartRun(request: Request, suiteId: string): Promise<Response> {
-  const caller = await routeCaller(request, 'mutation');
-  if (!caller.ok) return caller.refusal;
-  const parsed = startRunBodySchema.safeParse((await jsonBody(request)) ?? {});
-  if (!parsed.success) return consoleRefusal('invalid-input', fieldProblem(parsed.error));
-  return relayToApi(
-    caller.signedIn.credential,
-    { method: 'POST', path: `${qaPaths.suite(suiteId)}/runs`, body: parsed.data },
+export function handleStartRun(request: Request, suiteId: string): Promise<Response> {
+  return relayMutation(
+    request,
+    startRunBodySchema,
+    { method: 'POST', path: `${qaPaths.suite(suiteId)}/runs` },
     suiteRunJsonSchema,
+    {},
   );
 }
 
@@ -128,14 +156,11 @@ const labCaseBodySchema = z
   .strict();
 
 /** `POST /suites/:id/cases-from-lab` (`{labRunId, caseId, baseVersion}`): a lab run saved as a case of the suite. */
-export async function handleSaveLabRunAsCase(request: Request, suiteId: string): Promise<Response> {
-  const caller = await routeCaller(request, 'mutation');
-  if (!caller.ok) return caller.refusal;
-  const parsed = labCaseBodySchema.safeParse(await jsonBody(request));
-  if (!parsed.success) return consoleRefusal('invalid-input', fieldProblem(parsed.error));
-  return relayToApi(
-    caller.signedIn.credential,
-    { method: 'POST', path: `${qaPaths.suite(suiteId)}/cases-from-lab`, body: parsed.data },
+export function handleSaveLabRunAsCase(request: Request, suiteId: string): Promise<Response> {
+  return relayMutation(
+    request,
+    labCaseBodySchema,
+    { method: 'POST', path: `${qaPaths.suite(suiteId)}/cases-from-lab` },
     suiteJsonSchema,
   );
 }
