@@ -107,6 +107,27 @@ describe.each(providerNames)('%s faults', (provider) => {
     expect(emulator().requests).toHaveLength(1);
   });
 
+  it.each([false, true])(
+    'sends nothing when the signal was aborted before the call (streamed: %s)',
+    async (streamed) => {
+      const controller = new AbortController();
+      controller.abort();
+      const call = streamed
+        ? collect(
+            executeChatCompletion(clients()[provider], {
+              ...options(provider, { signal: controller.signal }),
+              stream: true,
+            }),
+          )
+        : executeChatCompletion(clients()[provider], options(provider, { signal: controller.signal }));
+      const error = await rejection(call);
+      expect(error).toMatchObject({ code: 'aborted', isRetryable: false, provider });
+      // A request sent anyway would arrive a moment later: give it that moment.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(emulator().requests).toHaveLength(0);
+    },
+  );
+
   it('retries a stream that fails before its first chunk', async () => {
     emulator().script({ kind: 'error', status: 503 }, { kind: 'text', text: 'streamed fine' });
     const parts = await collect(

@@ -15,6 +15,7 @@ async function completeWithRetry(
 ) {
   try {
     return await withRetry(() => adapter.complete(prepared, options.signal), {
+      provider: adapter.provider,
       policy: { ...defaultRetryPolicy, ...options.retry },
       signal: options.signal,
       toProviderError: adapter.toProviderError,

@@ -44,6 +44,7 @@ function openWithRetry(
       }
     },
     {
+      provider: adapter.provider,
       policy: { ...defaultRetryPolicy, ...options.retry },
       signal: options.signal,
       toProviderError: adapter.toProviderError,

@@ -32,7 +32,7 @@ describe('withRetry', () => {
         if (calls < 3) throw failure(status);
         return 'ok';
       },
-      { policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+      { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
     );
     expect(result).toEqual({ value: 'ok', attempts: 3 });
   });
@@ -45,7 +45,7 @@ describe('withRetry', () => {
           calls++;
           throw failure(status);
         },
-        { policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+        { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
       ),
     ).rejects.toMatchObject({ status });
     expect(calls).toBe(1);
@@ -61,7 +61,7 @@ describe('withRetry', () => {
           throw bug;
         },
         // As the adapters' mappers do: an error that is not the provider's is not claimed.
-        { policy: fastPolicy, signal: undefined, toProviderError: () => undefined },
+        { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: () => undefined },
       ),
     ).rejects.toBe(bug);
     expect(calls).toBe(1);
@@ -75,7 +75,7 @@ describe('withRetry', () => {
           calls++;
           throw failure(503, { message: `attempt ${calls}` });
         },
-        { policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+        { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
       ),
     ).rejects.toThrow('attempt 4');
     expect(calls).toBe(4);
@@ -90,7 +90,7 @@ describe('withRetry', () => {
           calls++;
           throw failure(429, { retryAfterMs: 5_000 });
         },
-        { policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+        { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
       ),
     ).rejects.toMatchObject({ status: 429 });
     expect(calls).toBe(1);
@@ -105,7 +105,7 @@ describe('withRetry', () => {
         if (calledAt.length === 1) throw failure(429, { retryAfterMs: 60 });
         return 'ok';
       },
-      { policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+      { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
     );
     expect(calledAt[1]! - calledAt[0]!).toBeGreaterThanOrEqual(55);
   });
@@ -118,7 +118,7 @@ describe('withRetry', () => {
         setTimeout(() => controller.abort(), 5);
         throw failure(503);
       },
-      { policy, signal: controller.signal, toProviderError: asProviderError },
+      { provider: 'openai', policy, signal: controller.signal, toProviderError: asProviderError },
     );
     await expect(pending).rejects.toBeInstanceOf(ProviderError);
   });

@@ -1,8 +1,11 @@
 import { abortedError } from '../errors/abort';
 import type { ProviderError } from '../errors/provider-error';
+import type { ProviderName } from '../types/result';
 import type { RetryPolicy } from './retry-policy';
 
 export interface RetryContext {
+  /** Named in the error of a call the caller aborted before an attempt. */
+  provider: ProviderName;
   policy: RetryPolicy;
   signal: AbortSignal | undefined;
   /** The provider's failure; undefined for an error of our own, which leaves the loop at once, unchanged. */
@@ -50,6 +53,10 @@ export async function withRetry<T>(
   const random = context.random ?? Math.random;
   let waitedMs = 0;
   for (let attempt = 1; ; attempt++) {
+    // Nothing goes out once the caller has given up. The SDKs are not all trusted with that: the
+    // Gemini SDK only listens for an abort that comes after its call starts, and sends the request
+    // anyway when the signal was already aborted (a summary whose time ran out while it was prepared).
+    if (context.signal?.aborted) throw abortedError(context.provider, context.signal.reason);
     try {
       return { value: await run(attempt), attempts: attempt };
     } catch (thrown) {
