@@ -14,9 +14,9 @@ export default defineConfig({
     // took ≈ 2.5 s per file: 332 s of the last CI run's 1,379, 10 s with this. Every test builds its
     // own app and database, so no state is shared through modules.
     isolate: false,
-    // Vitest's default: one worker per core but one (a single worker on a 2-core CI machine). Two
-    // took the suite alone from 11 min to 8, but beside the console's Playwright run the replica
-    // tests then ran past their time limit (replica-crash at 63 s).
     hookTimeout: 120_000,
+    // No maxWorkers: vitest's default is one worker per core but one (one on a 2-core CI machine).
+    // Two took the suite alone from 11 min to 8, but beside the console's Playwright run the
+    // replica tests then ran past their time limit (replica-crash at 63 s).
   },
 });
