@@ -12,7 +12,7 @@
  * next to their sources, and Nest loads optional packages by name. esbuild does not emit decorator
  * metadata; the API injects with explicit `@Inject` tokens, exactly as under tsx (also esbuild).
  */
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,14 +31,13 @@ export interface BuildApiResult {
   readonly runtimePackageCount: number;
 }
 
-/** Builds the API into `outdir` (emptied first). */
-export async function buildApi(outdir: string): Promise<BuildApiResult> {
-  rmSync(outdir, { recursive: true, force: true });
-  mkdirSync(outdir, { recursive: true });
-  const workspaceManifest = JSON.parse(readFileSync(join(workspaceRoot, 'package.json'), 'utf8')) as {
-    version: string;
-    engines?: Record<string, string>;
-  };
+/**
+ * Bundles the API's sources into `outdir/main.js` (esbuild; third-party packages stay imports).
+ * Run from inside the workspace it resolves them from the workspace's node_modules — the test
+ * suites start their API processes from such a bundle, built once per run, instead of tsx.
+ */
+export async function bundleApi(outdir: string): Promise<Metafile> {
+  const workspaceManifest = readWorkspaceManifest();
   const result = await build({
     entryPoints: { main: join(projectRoot, 'src/compiled-main.ts') },
     outdir,
@@ -57,8 +56,24 @@ export async function buildApi(outdir: string): Promise<BuildApiResult> {
     metafile: true,
     logLevel: 'warning',
   });
+  return result.metafile;
+}
+
+function readWorkspaceManifest(): { version: string; engines?: Record<string, string> } {
+  return JSON.parse(readFileSync(join(workspaceRoot, 'package.json'), 'utf8')) as {
+    version: string;
+    engines?: Record<string, string>;
+  };
+}
+
+/** Builds the API into `outdir` (emptied first). */
+export async function buildApi(outdir: string): Promise<BuildApiResult> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  const workspaceManifest = readWorkspaceManifest();
+  const metafile = await bundleApi(outdir);
   const importedPackages = new Set<string>();
-  for (const output of Object.values(result.metafile.outputs)) {
+  for (const output of Object.values(metafile.outputs)) {
     for (const imported of output.imports) {
       const parsed = imported.external ? splitPackageSpecifier(imported.path) : undefined;
       if (parsed !== undefined) importedPackages.add(parsed.name);

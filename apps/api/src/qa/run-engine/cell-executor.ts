@@ -116,7 +116,14 @@ export class CellExecutor {
   private async claimAndRun(job: CellJob, delivery: CellDelivery): Promise<void> {
     const { runs, workerId, leaseMs, logger } = this.dependencies;
     if (this.closing) return;
-    const claimed = await runs.claimCell(job.runId, job.caseIndex, job.targetIndex, workerId, leaseMs);
+    let claimed: Awaited<ReturnType<typeof runs.claimCell>>;
+    try {
+      claimed = await runs.claimCell(job.runId, job.caseIndex, job.targetIndex, workerId, leaseMs);
+    } catch (error) {
+      // Acknowledged, this job would be gone while its cell stays pending: deliver it again.
+      delivery.retry();
+      throw error;
+    }
     delivery.acknowledge();
     if (claimed === undefined) return; // finished, held by a live worker, or its run is over
     if (claimed.attempts > MAX_CELL_ATTEMPTS) {

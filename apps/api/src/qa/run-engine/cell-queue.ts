@@ -15,10 +15,14 @@ export interface CellJobRequest extends CellJob {
  * What the handler tells the queue about a job it was given. The queue only delivers: the cell's
  * row (claimed under a lease, finished once) is what guarantees no cell is lost or counted twice,
  * so the handler acknowledges as soon as the cell is claimed (or found not claimable), and a job
- * delivered to a worker that dies before that is delivered again (pg-boss: after it expires).
+ * delivered to a worker that dies before that is delivered again (pg-boss: once it expires, a
+ * lease after its fetch). The first of the two calls decides; later ones do nothing.
  */
 export interface CellDelivery {
+  /** The claim was decided (won, or the cell was not claimable): the job is done. */
   acknowledge(): void;
+  /** The claim could not be tried (the database failed): deliver the job again shortly. */
+  retry(): void;
 }
 
 /** Executes one job; resolves when the worker is done with it (never rejects: it logs). */

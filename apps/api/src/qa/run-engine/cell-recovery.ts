@@ -11,11 +11,12 @@ const LEASE_GRACE_MS = 250;
  * every running run (pending ones lost their jobs with the previous process, held ones once their
  * lease passes); then, every half lease, the cells whose lease passed because their replica died.
  * A cell whose workers stopped `MAX_CELL_ATTEMPTS` times is given up with the reason. Enqueueing a
- * cell twice is harmless (claiming decides), but each expired claim is enqueued once per replica.
+ * cell twice is harmless (claiming decides), but each expired claim is enqueued once per replica —
+ * and again if it is still unclaimed a lease later (the job put back was lost with its worker).
  */
 export class CellRecovery {
-  /** Cells this replica put back, with the attempt count they had then. */
-  private requeued = new Map<string, number>();
+  /** Cells this replica put back: the attempt count they had then, and when. */
+  private requeued = new Map<string, Requeued>();
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
 
@@ -56,7 +57,7 @@ export class CellRecovery {
   /** One pass over every running run. */
   async sweep({ atStart }: { atStart: boolean }): Promise<void> {
     const now = Date.now();
-    const seen = new Map<string, number>();
+    const seen = new Map<string, Requeued>();
     let enqueued = 0;
     let givenUp = 0;
     for (const run of await this.runs.running()) {
@@ -72,7 +73,7 @@ export class CellRecovery {
         if (leaseUntil > now) {
           if (atStart) {
             jobs.push({ ...job, notBefore: leaseUntil + LEASE_GRACE_MS });
-            seen.set(key, cell.attempts);
+            seen.set(key, { attempts: cell.attempts, at: now });
           } else if (this.requeued.has(key)) seen.set(key, this.requeued.get(key)!);
           continue;
         }
@@ -81,8 +82,12 @@ export class CellRecovery {
             givenUp += 1;
           continue;
         }
-        seen.set(key, cell.attempts);
-        if (this.requeued.get(key) === cell.attempts) continue;
+        const earlier = this.requeued.get(key);
+        if (earlier !== undefined && earlier.attempts === cell.attempts && now - earlier.at < this.leaseMs) {
+          seen.set(key, earlier);
+          continue;
+        }
+        seen.set(key, { attempts: cell.attempts, at: now });
         jobs.push(job);
       }
       if (jobs.length > 0) await this.queue.enqueue(jobs);
@@ -104,6 +109,12 @@ export class CellRecovery {
           : 'QA suite cells whose worker stopped enqueued again',
       );
   }
+}
+
+interface Requeued {
+  readonly attempts: number;
+  /** Epoch ms of the sweep that enqueued it. */
+  readonly at: number;
 }
 
 function isExhausted(cell: QaRunCell): boolean {

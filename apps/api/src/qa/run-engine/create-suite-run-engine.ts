@@ -38,6 +38,7 @@ export function createSuiteRunEngine(dependencies: SuiteRunEngineDependencies): 
           database,
           schema: settings.pgBossSchema,
           capacity: settings.cellsInFlight,
+          leaseMs: settings.cellLeaseMs,
           logger,
         })
       : new InProcessCellQueue(settings.cellsInFlight);

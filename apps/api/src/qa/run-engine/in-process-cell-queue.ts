@@ -1,6 +1,7 @@
 import type { CellDelivery, CellJob, CellJobHandler, CellJobRequest, CellQueue } from './cell-queue';
 
-const noAcknowledgement: CellDelivery = { acknowledge: () => undefined };
+/** How long a job whose claim could not be tried waits before it is handed out again. */
+const RETRY_DELAY_MS = 1_000;
 
 /**
  * The cell queue of a single process (SQLite): a FIFO in memory, at most `capacity` jobs handed
@@ -55,6 +56,21 @@ export class InProcessCellQueue implements CellQueue {
     return this.waiting.length;
   }
 
+  /** Nothing to acknowledge in memory; a retry puts the job back after a delay. */
+  private deliveryOf(job: CellJob): CellDelivery {
+    let decided = false;
+    return {
+      acknowledge: () => {
+        decided = true;
+      },
+      retry: () => {
+        if (decided || this.stopped) return;
+        decided = true;
+        void this.enqueue([{ ...job, notBefore: Date.now() + RETRY_DELAY_MS }]);
+      },
+    };
+  }
+
   private dispatch(): void {
     const handler = this.handler;
     if (handler === undefined) return;
@@ -62,7 +78,7 @@ export class InProcessCellQueue implements CellQueue {
       const job = this.waiting.shift();
       if (job === undefined) return;
       this.inFlight += 1;
-      const settled: Promise<void> = handler(job, noAcknowledgement)
+      const settled: Promise<void> = handler(job, this.deliveryOf(job))
         .catch(() => undefined) // the handler logs its own failures
         .finally(() => {
           this.inFlight -= 1;

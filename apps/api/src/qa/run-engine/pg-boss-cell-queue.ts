@@ -54,12 +54,25 @@ export const CELL_QUEUE_NAME = 'qa-suite-cells';
 
 /**
  * A job is acknowledged as soon as its cell is claimed (milliseconds after the fetch). Only a
- * replica that dies in between leaves a job active: it is handed out again after this long (plus
- * up to a maintenance interval, when pg-boss looks for expired jobs).
+ * replica that dies in between (or during the fetch itself) leaves a job active, with its cell
+ * still pending: pg-boss hands it out again once the job expires, found at its next maintenance.
+ * Both follow the cell lease, so a dead replica's fetched cells move on as soon as its claimed
+ * ones do (a fixed 60 s expiry left such a run unfinished for up to 76 s while its leases were 2 s).
+ * An expiry of a live but slow replica only delivers the job twice; the claim decides.
  */
-const JOB_EXPIRY_SECONDS = 60;
-const MAINTENANCE_INTERVAL_SECONDS = 15;
-const JOB_RETRY_LIMIT = 20;
+export function jobTimingsFor(leaseMs: number): { expireInSeconds: number; maintenanceIntervalSeconds: number } {
+  const leaseSeconds = Math.max(1, Math.ceil(leaseMs / 1_000));
+  return {
+    expireInSeconds: leaseSeconds,
+    maintenanceIntervalSeconds: Math.min(15, Math.max(1, Math.ceil(leaseSeconds / 2))),
+  };
+}
+/**
+ * Deliveries of one job before pg-boss fails it. Each one is a worker that fetched it and vanished
+ * (or could not reach the database): a job pg-boss failed would leave its cell pending until the
+ * next start, so the limit is far above anything but a queue no worker can serve.
+ */
+const JOB_RETRY_LIMIT = 10_000;
 const JOB_RETRY_DELAY_SECONDS = 1;
 /** How long the fetch loop waits after an empty fetch (an enqueue on this replica wakes it at once). */
 const EMPTY_QUEUE_POLL_MS = 250;
@@ -73,6 +86,8 @@ export interface PgBossCellQueueOptions {
   readonly schema: string;
   /** Jobs handed out at once on this replica. */
   readonly capacity: number;
+  /** The cell lease: how soon a job fetched by a replica that died is handed out again. */
+  readonly leaseMs: number;
   readonly logger: Pick<Logger, 'warn' | 'error'>;
 }
 
@@ -89,8 +104,10 @@ export class PgBossCellQueue implements CellQueue {
   private inFlight = 0;
   private readonly settled = new Set<Promise<void>>();
   private wake: (() => void) | undefined;
+  private readonly timings: ReturnType<typeof jobTimingsFor>;
 
   constructor(private readonly options: PgBossCellQueueOptions) {
+    this.timings = jobTimingsFor(options.leaseMs);
     this.boss = this.newBoss();
   }
 
@@ -103,7 +120,7 @@ export class PgBossCellQueue implements CellQueue {
       migrate: true,
       supervise: true,
       schedule: false,
-      maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+      maintenanceIntervalSeconds: this.timings.maintenanceIntervalSeconds,
     });
     boss.on('error', (error) => logger.warn({ err: error }, 'pg-boss (QA suite cells) reported an error'));
     return boss;
@@ -119,7 +136,7 @@ export class PgBossCellQueue implements CellQueue {
           name: CELL_QUEUE_NAME,
           retryLimit: JOB_RETRY_LIMIT,
           retryDelay: JOB_RETRY_DELAY_SECONDS,
-          expireInSeconds: JOB_EXPIRY_SECONDS,
+          expireInSeconds: this.timings.expireInSeconds,
         });
         break;
       } catch (error) {
@@ -145,7 +162,8 @@ export class PgBossCellQueue implements CellQueue {
           data: { runId: job.runId, caseIndex: job.caseIndex, targetIndex: job.targetIndex },
           retryLimit: JOB_RETRY_LIMIT,
           retryDelay: JOB_RETRY_DELAY_SECONDS,
-          expireInSeconds: JOB_EXPIRY_SECONDS,
+          // Per job too: a queue created by an earlier version keeps its own options.
+          expireInSeconds: this.timings.expireInSeconds,
           ...(job.notBefore !== undefined && { startAfter: new Date(job.notBefore) }),
         })),
       );
@@ -192,17 +210,25 @@ export class PgBossCellQueue implements CellQueue {
       void this.boss.complete(CELL_QUEUE_NAME, job.id).catch(() => undefined);
       return;
     }
-    let acknowledged = false;
+    let decided = false;
     const acknowledge = () => {
-      if (acknowledged) return;
-      acknowledged = true;
+      if (decided) return;
+      decided = true;
       this.boss.complete(CELL_QUEUE_NAME, job.id).catch((error: unknown) => {
         // The job expires and is handed out again; claiming the cell then finds it taken or done.
         this.options.logger.warn({ err: error, jobId: job.id }, 'could not acknowledge a QA suite cell job');
       });
     };
+    const retry = () => {
+      if (decided) return;
+      decided = true;
+      // Back to `retry`, handed out after the retry delay (or, if this fails too, once it expires).
+      this.boss.fail(CELL_QUEUE_NAME, job.id).catch((error: unknown) => {
+        this.options.logger.warn({ err: error, jobId: job.id }, 'could not return a QA suite cell job');
+      });
+    };
     this.inFlight += 1;
-    const settled: Promise<void> = handler(cell, { acknowledge })
+    const settled: Promise<void> = handler(cell, { acknowledge, retry })
       .catch((error: unknown) =>
         this.options.logger.error({ err: error, cell }, 'a QA suite cell job failed'),
       )

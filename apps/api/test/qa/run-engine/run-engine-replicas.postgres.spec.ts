@@ -60,6 +60,7 @@ describe('a QA suite run across three replicas, one killed mid-run (postgres)', 
       database: postgres.database,
       schema: 'pgboss',
       capacity: 1,
+      leaseMs: 2_000,
       logger: pino({ level: 'silent' }),
     });
     await producer.enqueue(allCells(run, 3).map((cell) => ({ runId: run.id, ...cell })));
