@@ -1,16 +1,40 @@
+/** How a wait reports and how patient it is. */
+export interface WaitOptions {
+  /** Probes before giving up, 25 ms apart (default 400: ten seconds on a quiet machine). */
+  readonly attempts?: number;
+  /**
+   * What the test saw when the deadline passed, printed in the error (e.g. the cells of a run,
+   * who claims them, their leases): a wait that fails must say why, not only that it did.
+   */
+  readonly state?: () => unknown;
+}
+
 /**
- * Polls `probe` every 25 ms until it returns a value; throws after `attempts` tries (400: ten
- * seconds). Tests wait on outcomes, never on a fixed sleep.
+ * Polls `probe` every 25 ms until it returns a value; throws after `attempts` tries, naming what it
+ * waited for, how long it waited, and the state `options.state` describes. Tests wait on outcomes,
+ * never on a fixed sleep. Patience counts probes rather than clock time, so a loaded machine, where
+ * each probe is slower, waits longer.
  */
 export async function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  attempts = 400,
+  options: number | WaitOptions = {},
 ): Promise<T> {
+  const { attempts = 400, state } = typeof options === 'number' ? { attempts: options } : options;
+  const started = Date.now();
   for (let attempt = 0; attempt < attempts; attempt++) {
     const value = await probe();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  const seconds = ((Date.now() - started) / 1_000).toFixed(1);
+  let seen = '';
+  if (state !== undefined) {
+    try {
+      seen = `\nstate seen at the deadline: ${JSON.stringify(await state(), null, 2)}`;
+    } catch (error) {
+      seen = `\nthe state could not be read: ${String(error)}`;
+    }
+  }
+  throw new Error(`timed out waiting for ${what} (${attempts} probes over ${seconds} s)${seen}`);
 }

@@ -9,6 +9,7 @@ import {
   allCells,
   answerSchema,
   createRun,
+  describeRun,
   expectCountsMatchCells,
   threeTargets,
   waitFor,
@@ -74,7 +75,9 @@ describe('a QA suite run across three replicas, one killed mid-run (postgres)', 
         (cell) => cell.status === 'running' && cell.claimedBy?.includes(doomedWorker),
       );
       return doomedHolds && cells.some((cell) => cell.finishedAt !== null) ? true : undefined;
-    }, 'the doomed replica holding cells mid-run');
+    }, `the doomed replica (${doomedWorker}) holding cells mid-run`, {
+      state: () => describeRun(repositories, run.id),
+    });
     await crashReplica(doomed);
 
     const ended = await waitForRunEnd(repositories, run.id);

@@ -9,7 +9,7 @@ import { SuiteRunEngine } from '../../../../src/qa/run-engine';
 import { LogCapture } from '../../../support/log-capture';
 import { emulatorEnvironment } from '../../../support/provider-emulator';
 import { baseTestEnvironment } from '../../../support/test-api';
-import { waitFor as pollUntil } from '../../../support/wait-for';
+import { waitFor as pollUntil, type WaitOptions } from '../../../support/wait-for';
 
 /** An API over a database the test owns, so a second one can start on it after the first stops. */
 export interface EngineApp {
@@ -80,24 +80,55 @@ export function allCells(run: QaSuiteRun, targetCount: number): { caseIndex: num
   }));
 }
 
-/** Runs of many cells end slowly on a loaded machine: a minute's patience (2,400 polls of 25 ms). */
-const runPatience = 2_400;
+/** Runs of many cells end slowly on a loaded machine: two minutes' patience (4,800 polls of 25 ms). */
+const runPatience = 4_800;
 
 /** `waitFor` with a run's patience by default. */
 export function waitFor<T>(
   probe: () => T | undefined | Promise<T | undefined>,
   what: string,
-  attempts = runPatience,
+  options: WaitOptions = {},
 ): Promise<T> {
-  return pollUntil(probe, what, attempts);
+  return pollUntil(probe, what, { attempts: runPatience, ...options });
 }
 
-/** Waits for the run to leave `running` with every cell counted. */
-export function waitForRunEnd(repositories: Repositories, runId: string): Promise<QaSuiteRun> {
-  return waitFor(async () => {
-    const run = await repositories.qaRuns.get(runId);
-    return run.status !== 'running' && run.counts.done === run.counts.total ? run : undefined;
-  }, `run ${runId} to end`);
+/**
+ * What a run looks like to someone finding out why it did not end: its counters, and each
+ * unfinished cell with its status, who claims it, its lease (relative to now) and attempts.
+ */
+export async function describeRun(repositories: Repositories, runId: string): Promise<unknown> {
+  const now = Date.now();
+  const run = await repositories.qaRuns.get(runId);
+  const cells = await repositories.qaRuns.cells(runId);
+  return {
+    status: run.status,
+    counts: run.counts,
+    unfinishedCells: cells
+      .filter((cell) => cell.finishedAt === null)
+      .map((cell) => ({
+        cell: `${cell.caseIndex}/${cell.targetIndex}`,
+        status: cell.status,
+        claimedBy: cell.claimedBy,
+        leaseMsFromNow: cell.leaseUntil === null ? null : cell.leaseUntil.getTime() - now,
+        attempts: cell.attempts,
+      })),
+  };
+}
+
+/** Waits for the run to leave `running` with every cell counted; at the deadline, prints its cells. */
+export function waitForRunEnd(
+  repositories: Repositories,
+  runId: string,
+  options: WaitOptions = {},
+): Promise<QaSuiteRun> {
+  return waitFor(
+    async () => {
+      const run = await repositories.qaRuns.get(runId);
+      return run.status !== 'running' && run.counts.done === run.counts.total ? run : undefined;
+    },
+    `run ${runId} to end`,
+    { state: () => describeRun(repositories, runId), ...options },
+  );
 }
 
 /**
