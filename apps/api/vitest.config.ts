@@ -8,7 +8,7 @@ export default defineConfig({
   // Sandbox suites share one private Docker engine, started once per run by the global setup.
   test: {
     include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
-    globalSetup: ['test/support/sandbox-engine.global-setup.ts'],
+    globalSetup: ['test/support/sandbox-engine.global-setup.ts', 'test/support/api-bundle.global-setup.ts'],
     testTimeout: 60_000,
     // One module graph per worker, not one per file: importing the app (Nest, the three SDKs, Kysely)
     // took ≈ 2.5 s per file: 332 s of the last CI run's 1,379, 10 s with this. Every test builds its

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatSseFrame, jsonData, namedJsonEvent, OPENAI_DONE_FRAME } from './sse-frame';
 import { SseWriter } from './sse-writer';
+import { waitFor } from '../../test/support/wait-for';
 
 /** Records what a writer does to its response, call by call. */
 class RecordingResponse extends EventEmitter {
@@ -197,17 +198,23 @@ describe('SseWriter', () => {
 describe('SseWriter over a socket', () => {
   it('holds a producer back while a client does not read, and releases it when the client goes away', async () => {
     let writes = 0;
+    /** True while the producer awaits a write (the socket did not take the last one yet). */
+    let writing = false;
+    let serverResponse: ServerResponse | undefined;
     let released!: () => void;
     const done = new Promise<void>((resolve) => (released = resolve));
     let clientGone: AbortSignal | undefined;
     const server = createServer((_request, response) => {
+      serverResponse = response;
       const writer = new SseWriter<string>(response, { frame: (text) => ({ data: text }) });
       clientGone = writer.clientGone;
       const chunk = 'x'.repeat(64 * 1024);
       void (async () => {
         // Without waiting for drain this loop would buffer all 100 MiB in memory.
         for (let index = 0; index < 1_600 && !writer.clientGone.aborted; index += 1) {
+          writing = true;
           await writer.write(chunk);
+          writing = false;
           writes += 1;
         }
         released();
@@ -223,7 +230,20 @@ describe('SseWriter over a socket', () => {
         client.end();
       });
       response.pause();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Held back: the producer waits on a write the full socket has not taken, and no write
+      // completes over several probes (each probe lets the event loop flush whatever it can).
+      let seen = -1;
+      let unchangedProbes = 0;
+      await waitFor(
+        () => {
+          const parked = writing && serverResponse?.writableNeedDrain === true && writes === seen;
+          unchangedProbes = parked ? unchangedProbes + 1 : 0;
+          seen = writes;
+          return unchangedProbes >= 4 ? true : undefined;
+        },
+        'the producer to wait for the client to read',
+        { state: () => ({ writes, writing, needDrain: serverResponse?.writableNeedDrain }) },
+      );
       expect(writes).toBeGreaterThan(0);
       expect(writes).toBeLessThan(400);
       client.destroy();

@@ -11,6 +11,7 @@ import { AgentTurnRunner } from './agent-turn-runner';
 import type { TurnInput } from './turn-types';
 import type { TurnEvent } from './turn-events';
 import { defaultTurnSettings } from '../../config/turn-settings';
+import { waitFor } from '../../../test/support/wait-for';
 
 const hugeLog = Array.from(
   { length: 40_000 },
@@ -237,9 +238,11 @@ describe('AgentTurnRunner', () => {
   });
 
   it('a second concurrent turn on the session is refused', async () => {
-    emulator.script({ kind: 'text', text: 'slow', delayMs: 300 });
+    // Slow enough that the first turn still holds the session when the second arrives, loaded or not.
+    emulator.script({ kind: 'text', text: 'slow', delayMs: 2_000 });
     const running = runner.run(input('one'), () => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first turn holds the session's lease once its model call is out.
+    await waitFor(() => (emulator.requests.length === 1 ? true : undefined), 'the first turn’s model call');
     await expect(runner.run(input('two'), () => undefined)).rejects.toMatchObject({
       code: StorageErrorCode.TurnInProgress,
     });
@@ -249,8 +252,11 @@ describe('AgentTurnRunner', () => {
   it('a client disconnect aborts the provider call and records the turn as failed', async () => {
     emulator.script({ kind: 'hang' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const result = await runner.run(input('Hello?', { signal: controller.signal }), () => undefined);
+    const running = runner.run(input('Hello?', { signal: controller.signal }), () => undefined);
+    // The client goes away while the provider call is out.
+    await waitFor(() => (emulator.requests.length === 1 ? true : undefined), 'the provider call');
+    controller.abort();
+    const result = await running;
     expect(result).toMatchObject({ status: 'failed', error: { code: 'client_disconnected' } });
     expect((await transcript()).map((message) => message.status)).toEqual(['complete', 'failed']);
   });

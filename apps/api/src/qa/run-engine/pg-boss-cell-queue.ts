@@ -60,7 +60,10 @@ export const CELL_QUEUE_NAME = 'qa-suite-cells';
  * ones do (a fixed 60 s expiry left such a run unfinished for up to 76 s while its leases were 2 s).
  * An expiry of a live but slow replica only delivers the job twice; the claim decides.
  */
-export function jobTimingsFor(leaseMs: number): { expireInSeconds: number; maintenanceIntervalSeconds: number } {
+export function jobTimingsFor(leaseMs: number): {
+  expireInSeconds: number;
+  maintenanceIntervalSeconds: number;
+} {
   const leaseSeconds = Math.max(1, Math.ceil(leaseMs / 1_000));
   return {
     expireInSeconds: leaseSeconds,

@@ -15,6 +15,7 @@ import { baseTestEnvironment, startTestApi, type TestApi } from '../../support/t
 import { emulatorEnvironment } from '../../support/provider-emulator';
 import { rawHttp, rawRequest } from '../../support/raw-http';
 import { sendTurnOverHttp } from '../../support/turn-over-http';
+import { waitFor } from '../../support/wait-for';
 
 interface SseEvent {
   event: string;
@@ -313,9 +314,14 @@ export function describeAgentTurns(engine: Engine): void {
     });
 
     it('a second concurrent turn on the session gets 409', async () => {
-      test.emulator.script({ kind: 'text', text: 'slow answer', delayMs: 400 });
+      // Slow enough that the first turn still holds the session when the second arrives, loaded or not.
+      test.emulator.script({ kind: 'text', text: 'slow answer', delayMs: 2_000 });
       const first = send({ content: 'one' });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The first turn holds the session's lease once its model call is out.
+      await waitFor(
+        () => (test.emulator.requests.length === 1 ? true : undefined),
+        'the first turn’s model call',
+      );
       const second = await send({ content: 'two' });
       expect(second.statusCode).toBe(409);
       expect(second.json().error.code).toBe('CONFLICT');
@@ -479,15 +485,21 @@ export function describeAgentTurns(engine: Engine): void {
       const base = await listening();
       test.emulator.script({ kind: 'hang' });
       const turn = sendTurnOverHttp(base, session.id, aliceKey.key, 'hang up on me');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Hangs up while the turn waits on the model.
+      await waitFor(() => (test.emulator.requests.length === 1 ? true : undefined), 'the model call');
       await turn.hangUp();
-      let messages: Array<{ status: string; error: { code?: string } | null }> = [];
-      for (let attempt = 0; attempt < 50; attempt++) {
-        messages = (await test.api.repositories.transcript.listMessagesForOwner(alice.id, session.id))
-          .items as typeof messages;
-        if (messages[1]?.status === 'failed') break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      type StoredMessage = { status: string; error: { code?: string } | null };
+      const stored = async () =>
+        (await test.api.repositories.transcript.listMessagesForOwner(alice.id, session.id))
+          .items as StoredMessage[];
+      const messages = await waitFor(
+        async () => {
+          const items = await stored();
+          return items[1]?.status === 'failed' ? items : undefined;
+        },
+        'the answer to be recorded as failed',
+        { state: stored },
+      );
       expect(messages.map((message) => message.status)).toEqual(['complete', 'failed']);
       expect(messages[1]?.error?.code).toBe('client_disconnected');
     });

@@ -68,16 +68,20 @@ describe('a QA suite run across three replicas, one killed mid-run (postgres)', 
 
     const doomedWorker = `:${doomed.child.pid}:`;
     const workersSeen = new Set<string>();
-    await waitFor(async () => {
-      const cells = await repositories.qaRuns.cells(run.id);
-      for (const cell of cells) if (cell.claimedBy !== null) workersSeen.add(cell.claimedBy);
-      const doomedHolds = cells.some(
-        (cell) => cell.status === 'running' && cell.claimedBy?.includes(doomedWorker),
-      );
-      return doomedHolds && cells.some((cell) => cell.finishedAt !== null) ? true : undefined;
-    }, `the doomed replica (${doomedWorker}) holding cells mid-run`, {
-      state: () => describeRun(repositories, run.id),
-    });
+    await waitFor(
+      async () => {
+        const cells = await repositories.qaRuns.cells(run.id);
+        for (const cell of cells) if (cell.claimedBy !== null) workersSeen.add(cell.claimedBy);
+        const doomedHolds = cells.some(
+          (cell) => cell.status === 'running' && cell.claimedBy?.includes(doomedWorker),
+        );
+        return doomedHolds && cells.some((cell) => cell.finishedAt !== null) ? true : undefined;
+      },
+      `the doomed replica (${doomedWorker}) holding cells mid-run`,
+      {
+        state: () => describeRun(repositories, run.id),
+      },
+    );
     await crashReplica(doomed);
 
     const ended = await waitForRunEnd(repositories, run.id);
