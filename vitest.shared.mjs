@@ -15,3 +15,14 @@ export function workspaceAliases() {
     replacement: resolve(workspaceRoot, target),
   }));
 }
+
+/**
+ * The reporters of a project's vitest run: vitest's default, plus a JSON report of every file's
+ * timings when the test command asks for one (`AGENTDESK_TEST_TIMINGS_DIR`, set by
+ * scripts/test-run/run-tests.ts), from which it prints the slowest files at the end of `npm test`.
+ */
+export function testReporters(project) {
+  const directory = process.env.AGENTDESK_TEST_TIMINGS_DIR;
+  if (!directory) return ['default'];
+  return ['default', ['json', { outputFile: resolve(directory, `${project}.vitest.json`) }]];
+}

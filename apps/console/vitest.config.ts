@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.mjs';
+import { testReporters, workspaceAliases } from '../../vitest.shared.mjs';
 
 export default defineConfig({
   resolve: { alias: workspaceAliases() },
-  test: { include: ['features/**/*.spec.ts', 'test/**/*.spec.ts'], testTimeout: 30_000 },
+  test: {
+    reporters: testReporters('console'),
+    include: ['features/**/*.spec.ts', 'test/**/*.spec.ts'],
+    testTimeout: 30_000,
+  },
 });

@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.mjs';
+import { testReporters, workspaceAliases } from '../../vitest.shared.mjs';
 
 export default defineConfig({
   resolve: { alias: workspaceAliases() },
   test: {
+    reporters: testReporters('sandbox'),
     include: ['src/**/*.spec.ts', 'test/**/*.spec.ts'],
     // One private Docker engine for the whole run (started, and stopped, by the global setup).
     globalSetup: ['test/engine-global-setup.ts'],

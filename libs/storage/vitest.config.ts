@@ -1,8 +1,13 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from '../../vitest.shared.mjs';
+import { testReporters, workspaceAliases } from '../../vitest.shared.mjs';
 
 export default defineConfig({
   resolve: { alias: workspaceAliases() },
   // The repository suite runs once per engine: a fresh SQLite file or PostgreSQL schema per test.
-  test: { include: ['src/**/*.spec.ts'], testTimeout: 60_000, hookTimeout: 60_000 },
+  test: {
+    reporters: testReporters('storage'),
+    include: ['src/**/*.spec.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
 });

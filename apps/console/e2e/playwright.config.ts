@@ -1,4 +1,11 @@
-import { defineConfig } from '@playwright/test';
+import { resolve } from 'node:path';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+
+/** The list, plus a JSON report of every test's duration when `npm test` collects timings (scripts/test-run). */
+const timingsDirectory = process.env.AGENTDESK_TEST_TIMINGS_DIR;
+const reporter: ReporterDescription[] = timingsDirectory
+  ? [['list'], ['json', { outputFile: resolve(timingsDirectory, 'console.playwright.json') }]]
+  : [['list']];
 
 /**
  * Debian's Chromium, never a browser Playwright downloads (`playwright install` is not used; the
@@ -14,7 +21,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
-  reporter: [['list']],
+  reporter,
   use: {
     browserName: 'chromium',
     headless: true,

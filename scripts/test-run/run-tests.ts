@@ -1,0 +1,101 @@
+/**
+ * `npm test` after its install steps: lint, typecheck and test of every project through Nx, then a
+ * table of where the time went (the 20 slowest test files, each project's tasks).
+ *
+ * Two Nx runs side by side. `api:test` is the run's longest task by far (most of its files start
+ * real API processes, PostgreSQL databases and Docker engines, and wait on them), and Nx schedules
+ * it last: it orders tasks by how many others depend on them, and no project depends on the API.
+ * Started last, it alone decided the run's length. So the API's tasks are one Nx run, started at
+ * once, and every other project's tasks are the other, with Nx's own parallelism.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  formatTimingTable,
+  nxTaskTimings,
+  playwrightFileTimings,
+  vitestFileTimings,
+  type FileTiming,
+  type TaskTiming,
+} from './timing-table';
+
+const workspace = fileURLToPath(new URL('../..', import.meta.url));
+const timingsDirectory = join(workspace, 'dist', 'test-timings');
+const nxBin = join(workspace, 'node_modules', '.bin', 'nx');
+
+interface Lane {
+  readonly name: string;
+  readonly args: readonly string[];
+}
+
+const lanes: readonly Lane[] = [
+  { name: 'api', args: ['run-many', '-t', 'test', 'lint', 'typecheck', '--projects=api', '--parallel=2'] },
+  { name: 'others', args: ['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api', '--parallel=2'] },
+];
+
+function runLane(lane: Lane): Promise<number> {
+  const child = spawn(nxBin, [...lane.args, '--outputStyle=stream'], {
+    cwd: workspace,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      AGENTDESK_TEST_TIMINGS_DIR: timingsDirectory,
+      // Nx joins this to the working directory: relative, so it lands in the timings folder.
+      NX_PROFILE: relative(workspace, join(timingsDirectory, `nx-${lane.name}.json`)),
+    },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+  return new Promise((resolve) => {
+    child.on('error', (error) => {
+      console.error(`npm test: could not start Nx for the ${lane.name} lane: ${error.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal === null ? 1 : 128)));
+  });
+}
+
+function readJson(file: string): unknown {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** Whatever reports the run left (a project that crashed leaves none); a broken one is named, not fatal. */
+function collectTimings(runStartedMs: number): { files: FileTiming[]; tasks: TaskTiming[] } {
+  const files: FileTiming[] = [];
+  const tasks: TaskTiming[] = [];
+  if (!existsSync(timingsDirectory)) return { files, tasks };
+  for (const name of readdirSync(timingsDirectory).sort()) {
+    const file = join(timingsDirectory, name);
+    try {
+      if (name.startsWith('nx-')) tasks.push(...nxTaskTimings(readJson(file), runStartedMs));
+      else if (name.endsWith('.vitest.json'))
+        files.push(...vitestFileTimings(name.slice(0, -'.vitest.json'.length), workspace, readJson(file)));
+      else if (name.endsWith('.playwright.json'))
+        files.push(
+          ...playwrightFileTimings(name.slice(0, -'.playwright.json'.length), workspace, readJson(file)),
+        );
+    } catch (error) {
+      console.error(
+        `npm test: the timing report ${relative(workspace, file)} could not be read: ${String(error)}`,
+      );
+    }
+  }
+  return { files, tasks };
+}
+
+async function main(): Promise<void> {
+  rmSync(timingsDirectory, { recursive: true, force: true });
+  mkdirSync(timingsDirectory, { recursive: true });
+  const runStartedMs = Date.now();
+  const codes = await Promise.all(lanes.map(runLane));
+  const { files, tasks } = collectTimings(runStartedMs);
+  console.log(`\n${formatTimingTable(files, tasks, { wallSeconds: (Date.now() - runStartedMs) / 1_000 })}`);
+  const failedLanes = lanes.filter((_, index) => codes[index] !== 0).map((lane) => lane.name);
+  if (failedLanes.length > 0) {
+    console.error(`\nnpm test: failed (${failedLanes.join(' and ')} lane): see the failed tasks above.`);
+    process.exitCode = 1;
+  }
+}
+
+void main();

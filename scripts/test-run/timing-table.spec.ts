@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  formatTimingTable,
+  nxTaskTimings,
+  playwrightFileTimings,
+  vitestFileTimings,
+  type FileTiming,
+} from './timing-table';
+
+const workspace = '/work/repo';
+
+describe('test timing reports', () => {
+  it('reads each file of a vitest JSON report: its path in the workspace and its seconds', () => {
+    const report = {
+      numTotalTests: 3,
+      testResults: [
+        {
+          name: '/work/repo/apps/api/test/a.spec.ts',
+          startTime: 1_000,
+          endTime: 3_500,
+          status: 'passed',
+          assertionResults: [],
+        },
+        {
+          name: '/work/repo/apps/api/src/b.spec.ts',
+          startTime: 2_000,
+          endTime: 2_100,
+          status: 'failed',
+          assertionResults: [],
+        },
+      ],
+    };
+    expect(vitestFileTimings('api', workspace, report)).toEqual([
+      { project: 'api', file: 'apps/api/test/a.spec.ts', seconds: 2.5 },
+      { project: 'api', file: 'apps/api/src/b.spec.ts', seconds: 0.1 },
+    ]);
+  });
+
+  it('sums a Playwright file’s tests, nested describes and retries included', () => {
+    const report = {
+      config: { rootDir: '/work/repo/apps/console/e2e' },
+      suites: [
+        {
+          title: 'console.e2e.ts',
+          file: 'console.e2e.ts',
+          specs: [{ tests: [{ results: [{ duration: 1_000 }, { duration: 500 }] }] }],
+          suites: [
+            {
+              title: 'sessions',
+              file: 'console.e2e.ts',
+              specs: [{ tests: [{ results: [{ duration: 250 }] }] }],
+            },
+          ],
+        },
+        { title: 'usage.e2e.ts', file: 'usage.e2e.ts', specs: [] },
+      ],
+    };
+    expect(playwrightFileTimings('console', workspace, report)).toEqual([
+      { project: 'console', file: 'apps/console/e2e/console.e2e.ts', seconds: 1.75 },
+      { project: 'console', file: 'apps/console/e2e/usage.e2e.ts', seconds: 0 },
+    ]);
+  });
+
+  it('reads Nx’s task profile relative to the run’s start, skipping its thread names', () => {
+    const runStartedMs = 1_700_000_000_000;
+    const profile = [
+      { name: 'thread_name', ph: 'M', pid: 1, tid: 0, ts: 0, args: { name: 'Group #1' } },
+      {
+        name: 'api:test',
+        ph: 'X',
+        ts: (runStartedMs + 4_000) * 1_000,
+        dur: 90_000_000,
+        pid: 1,
+        tid: 0,
+        args: { target: { project: 'api', target: 'test' }, status: 'failure' },
+      },
+    ];
+    expect(nxTaskTimings(profile, runStartedMs)).toEqual([
+      { project: 'api', target: 'test', startedAt: 4, seconds: 90, status: 'failure' },
+    ]);
+  });
+
+  it('refuses a report of another shape, naming what is wrong', () => {
+    expect(() => vitestFileTimings('api', workspace, { results: [] })).toThrow(/testResults/);
+  });
+
+  it('lists the slowest files first, at most the limit, and every project once with its failed tasks', () => {
+    const fileTiming = fc.record({
+      project: fc.constantFrom('api', 'console', 'storage'),
+      file: fc.stringMatching(/^[a-z]{1,8}\.spec\.ts$/),
+      seconds: fc.double({ min: 0, max: 1_000, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fileTiming, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 25 }),
+        (files: FileTiming[], slowest) => {
+          const tasks = [
+            { project: 'api', target: 'test', startedAt: 1, seconds: 300, status: 'success' },
+            { project: 'storage', target: 'lint', startedAt: 0, seconds: 9, status: 'failure' },
+          ];
+          const lines = formatTimingTable(files, tasks, { slowest, wallSeconds: 400 }).split('\n');
+          const shown = lines
+            .slice(2, 2 + Math.min(slowest, files.length))
+            .map((line) => Number(line.trim().split(/\s+/)[0]));
+          const expected = files
+            .map((timing) => Number(timing.seconds.toFixed(1)))
+            .sort((a, b) => b - a)
+            .slice(0, slowest);
+          expect(shown).toEqual(expected);
+          const projectsAt = lines.findIndex((line) => line.startsWith('Projects'));
+          const projectRows = lines.slice(projectsAt + 2, lines.indexOf('', projectsAt));
+          // The longest test first; a failed task is named on its project's row.
+          expect(projectRows.map((row) => row.split(/\s+/)[0])).toEqual(['api', 'storage']);
+          expect(projectRows[0]).toMatch(/\s300\.0\s+1\.0\s+ok$/);
+          expect(projectRows[1]).toMatch(/^storage\s+9\.0\s+-\s+-\s+-\s+lint failure$/);
+          expect(lines.at(-1)).toBe('Whole run: 400.0 s');
+        },
+      ),
+    );
+  });
+});
