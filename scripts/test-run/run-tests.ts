@@ -2,11 +2,13 @@
  * `npm test` after its install steps: lint, typecheck and test of every project through Nx, then a
  * table of where the time went (the 20 slowest test files, each project's tasks).
  *
- * Two Nx runs side by side. `api:test` is the run's longest task by far (most of its files start
- * real API processes, PostgreSQL databases and Docker engines, and wait on them), and Nx schedules
- * it last: it orders tasks by how many others depend on them, and no project depends on the API.
- * Started last, it alone decided the run's length. So the API's tasks are one Nx run, started at
- * once, and every other project's tasks are the other, with Nx's own parallelism.
+ * Two Nx runs side by side: the two apps' tasks, and the libraries' and tools'. `api:test` is the
+ * run's longest task by far (most of its files start real API processes, PostgreSQL databases and
+ * Docker engines, and wait on them), and in one Nx run it started last: Nx orders tasks by how many
+ * others depend on them, and no project depends on the API, so it alone decided the run's length.
+ * The apps' run starts with the console's build (the console's Playwright tests and `npm start`'s
+ * tests in `api:test` need it), then runs the two apps' tests side by side; the libraries' run
+ * goes on beside it.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -31,8 +33,14 @@ interface Lane {
 }
 
 const lanes: readonly Lane[] = [
-  { name: 'api', args: ['run-many', '-t', 'test', 'lint', 'typecheck', '--projects=api', '--parallel=2'] },
-  { name: 'others', args: ['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api', '--parallel=2'] },
+  {
+    name: 'apps',
+    args: ['run-many', '-t', 'test', 'lint', 'typecheck', '--projects=api,console', '--parallel=2'],
+  },
+  {
+    name: 'libs',
+    args: ['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api,console', '--parallel=2'],
+  },
 ];
 
 function runLane(lane: Lane): Promise<number> {

@@ -94,7 +94,7 @@ describe('the compiled API (nx build api)', () => {
       await api?.stop();
       await sources.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('runs on PostgreSQL (pg) as well', async () => {
     const database = await createOwnPostgresDatabase();

@@ -50,7 +50,7 @@ describe('a live session feed across two replicas', () => {
     aliceKey = await issueUserKey(runner.api.repositories, alice);
     ({ adminKey } = await issueStaffKeys(runner.api.repositories));
     session = await createSession(runner.api.repositories, alice, 'watched from elsewhere');
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await follower?.close();
     await runner?.close();

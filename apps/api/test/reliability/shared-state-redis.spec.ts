@@ -278,7 +278,7 @@ describe('shared state through Redis', () => {
     expect(String(started)).toContain('AGENTDESK_REDIS_URL: cannot reach Redis at redis://127.0.0.1:');
     expect(String(started)).not.toContain('hunter2');
     // A real process start (TypeScript compiled at start) is slow on a loaded machine.
-  }, 180_000);
+  }, 300_000);
 
   it("npm run admin-key -- --revoke-others tells running replicas through the deployment's channel", async () => {
     const prefix = uniquePrefix();

@@ -292,5 +292,5 @@ describe('soak: 1,000 turns with 20% injected provider faults', () => {
     });
     expect(attempts).toBe(replies);
     expect({ pendingMessages, leased: Number(leased.count) }).toEqual({ pendingMessages: 0, leased: 0 });
-  }, 180_000);
+  }, 300_000);
 });

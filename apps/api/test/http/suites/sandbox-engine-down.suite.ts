@@ -132,6 +132,6 @@ export function describeSandboxEngineDown(engine: Engine): void {
       } finally {
         await absent.close();
       }
-    }, 120_000);
+    }, 300_000);
   });
 }
