@@ -115,7 +115,12 @@ export class CellExecutor {
 
   private async claimAndRun(job: CellJob, delivery: CellDelivery): Promise<void> {
     const { runs, workerId, leaseMs, logger } = this.dependencies;
-    if (this.closing) return;
+    if (this.closing) {
+      // Not claimed, so not decided: acknowledged, the job would be gone while its cell stays
+      // pending, and live replicas re-enqueue only expired claims. Another replica takes it.
+      delivery.retry();
+      return;
+    }
     let claimed: Awaited<ReturnType<typeof runs.claimCell>>;
     try {
       claimed = await runs.claimCell(job.runId, job.caseIndex, job.targetIndex, workerId, leaseMs);
