@@ -7,13 +7,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from './support/wait-for';
 
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const npmStart = join(workspace, 'scripts/start.ts');
 // A start may first build the console (`next build`: 30–60 s, more on a busy machine).
 const startWithBuildTimeoutMs = 300_000;
-// How long a stopped start's console may take to go away (liveness bound, not a speed target).
-const goneWithinMs = 15_000;
+// Probes (25 ms apart) for the console URL: about 270 s on a quiet machine, within the test's timeout.
+const startedProbes = 10_800;
+// Probes for a stopped start's console to go away (liveness bound, not a speed target: 15 s quiet).
+const goneProbes = 600;
 
 /** A started `npm start` (scripts/start.ts run with tsx, as `npm start` runs it), its output so far. */
 interface Start {
@@ -43,17 +46,9 @@ function spawnStart(environment: Record<string, string>): Start {
   return { child, output, exited };
 }
 
-/** Resolves once `check` holds, polling every 200 ms; rejects with `what` after `timeoutMs`. */
-async function waitFor(
-  what: string,
-  timeoutMs: number,
-  check: () => boolean | Promise<boolean>,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** The end of what a start printed, for a wait that failed. */
+function outputTail(start: Start): { stdout: string; stderr: string } {
+  return { stdout: start.output.stdout.slice(-2000), stderr: start.output.stderr.slice(-2000) };
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -142,11 +137,17 @@ describe('npm start: the console it starts', () => {
       let exitCode: number | null | undefined;
       void start.exited.then((code) => (exitCode = code));
       const consoleUrl = `http://127.0.0.1:${consolePort}`;
-      await waitFor('the start prints the console URL', startWithBuildTimeoutMs - 30_000, () => {
-        if (exitCode !== undefined)
-          throw new Error(`the start exited (${exitCode}):\n${start.output.stdout}\n${start.output.stderr}`);
-        return start.output.stdout.includes(`AgentDesk console: ${consoleUrl}`);
-      });
+      await waitFor(
+        () => {
+          if (exitCode !== undefined)
+            throw new Error(
+              `the start exited (${exitCode}):\n${start.output.stdout}\n${start.output.stderr}`,
+            );
+          return start.output.stdout.includes(`AgentDesk console: ${consoleUrl}`) ? true : undefined;
+        },
+        'the start to print the console URL',
+        { attempts: startedProbes, state: () => outputTail(start) },
+      );
       expect(await answers(`${consoleUrl}/sign-in`)).toBe(true);
 
       const below = await descendants(start.child.pid!);
@@ -161,14 +162,17 @@ describe('npm start: the console it starts', () => {
       start.child.kill(signal);
       await start.exited;
       await waitFor(
-        'the console stops answering',
-        goneWithinMs,
-        async () => !(await answers(`${consoleUrl}/sign-in`)),
+        async () => ((await answers(`${consoleUrl}/sign-in`)) ? undefined : true),
+        `the console at ${consoleUrl} to stop answering`,
+        { attempts: goneProbes, state: () => outputTail(start) },
       );
       await waitFor(
-        `every process the start started is gone (left: ${below.map((entry) => entry.args).join(' | ')})`,
-        goneWithinMs,
-        () => below.every((process) => !running(process.pid)),
+        () => (below.every((process) => !running(process.pid)) ? true : undefined),
+        'every process the start started to be gone',
+        {
+          attempts: goneProbes,
+          state: () => ({ left: below.filter((process) => running(process.pid)) }),
+        },
       );
       // The next start can have the port.
       const server = await listen(consolePort);

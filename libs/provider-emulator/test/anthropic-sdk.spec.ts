@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultReplyText, startProviderEmulator, type ProviderEmulator } from '../src/index';
-import { anthropicClient, postJson, rejectionOf, schemaErrors } from './helpers';
+import { anthropicClient, postJson, rejectionOf, schemaErrors, waitFor } from './helpers';
 
 let emulator: ProviderEmulator;
 let client: Anthropic;
@@ -503,8 +503,15 @@ describe('Anthropic faults', () => {
   it('lets the client abort a hung request, and keeps serving', async () => {
     emulator.script({ kind: 'hang' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const error = await rejectionOf(client.messages.create(base, { signal: controller.signal }));
+    const pending = rejectionOf(client.messages.create(base, { signal: controller.signal }));
+    // Abort once the request is hung: it has reached the emulator.
+    await waitFor(
+      () => (emulator.requests.length === 1 ? true : undefined),
+      'the hung request to reach the emulator',
+      { state: () => emulator.requests },
+    );
+    controller.abort();
+    const error = await pending;
     expect(error).toBeInstanceOf(Anthropic.APIUserAbortError);
     await expect(client.messages.create(base)).resolves.toMatchObject({ type: 'message' });
   });

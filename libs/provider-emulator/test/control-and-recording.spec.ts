@@ -6,7 +6,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../src/index';
-import { anthropicClient, geminiModel, openAiClient, postJson, rejectionOf } from './helpers';
+import { anthropicClient, geminiModel, openAiClient, postJson, rejectionOf, waitFor } from './helpers';
 
 let emulator: ProviderEmulator;
 afterEach(() => emulator.close());
@@ -233,17 +233,25 @@ describe('lifecycle', () => {
     const openai = openAiClient(emulator);
     const hung = rejectionOf(openai.chat.completions.create({ model: 'gpt-test', messages: hello }));
     const stream = await openai.chat.completions.create({ model: 'gpt-test', messages: hello, stream: true });
+    let chunks = 0;
     const drained = rejectionOf(
       (async () => {
         for await (const _chunk of stream) {
           // the stall keeps this loop waiting until the emulator closes
+          chunks += 1;
         }
       })(),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = performance.now();
+    // Close once both are held open: the hung request has arrived and the stream has stalled after
+    // its first chunk.
+    await waitFor(
+      () => (emulator.requests.length === 2 && chunks >= 1 ? true : undefined),
+      'the hung request to arrive and the stream to stall after one chunk',
+      { state: () => ({ requests: emulator.requests.length, chunks }) },
+    );
+    // A close() waiting for them would never settle (the client's timeout is minutes away): the
+    // test's own timeout is the bound.
     await emulator.close();
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(await hung).toBeInstanceOf(OpenAI.APIConnectionError);
     expect(await drained).toBeInstanceOf(Error);
   });
@@ -254,7 +262,12 @@ describe('lifecycle', () => {
     const pending = rejectionOf(
       openAiClient(emulator).chat.completions.create({ model: 'gpt-test', messages: hello }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Close while the reply is being delayed: the request has arrived.
+    await waitFor(
+      () => (emulator.requests.length === 1 ? true : undefined),
+      'the delayed request to reach the emulator',
+      { state: () => emulator.requests },
+    );
     await emulator.close();
     expect(await pending).toBeInstanceOf(OpenAI.APIConnectionError);
   });

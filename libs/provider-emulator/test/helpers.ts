@@ -79,3 +79,22 @@ export async function postJson(
     body: JSON.stringify(body),
   });
 }
+
+/**
+ * Polls `probe` every 25 ms until it returns a value; throws after `attempts` tries (default 400),
+ * naming what it waited for and the state `state` describes. Tests wait on outcomes, never on a
+ * fixed sleep; patience counts probes, not clock time (as apps/api/test/support/wait-for.ts).
+ */
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  { attempts = 400, state }: { attempts?: number; state?: () => unknown } = {},
+): Promise<T> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const seen = state === undefined ? '' : `\nstate seen at the deadline: ${JSON.stringify(state(), null, 2)}`;
+  throw new Error(`timed out waiting for ${what} (${attempts} probes)${seen}`);
+}

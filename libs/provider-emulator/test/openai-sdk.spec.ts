@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defaultReplyText, startProviderEmulator, type ProviderEmulator } from '../src/index';
 import { openAiClient, postJson, rejectionOf, schemaErrors } from './helpers';
@@ -586,26 +586,56 @@ describe('OpenAI faults', () => {
   });
 
   it('lets the SDK retry immediately when retry-after-ms is 0', async () => {
+    // Without a usable header the SDK computes its own backoff (at least 375 ms) with this method:
+    // watching it says which wait the SDK chose, where a stopwatch would only guess. It answers 0
+    // so the control case below does not sleep either.
+    const retrying = openAiClient(emulator, { maxRetries: 1 });
+    const defaultBackoff = vi
+      .spyOn(
+        retrying as unknown as { calculateDefaultRetryTimeoutMillis: () => number },
+        'calculateDefaultRetryTimeoutMillis',
+      )
+      .mockReturnValue(0);
     emulator.script({ kind: 'error', status: 503, retryAfterMs: 0 }, { kind: 'text', text: 'recovered' });
-    const started = performance.now();
-    const completion = await openAiClient(emulator, { maxRetries: 1 }).chat.completions.create({
-      model: 'gpt-test',
-      messages: hello,
-    });
+    const completion = await retrying.chat.completions.create({ model: 'gpt-test', messages: hello });
     expect(completion.choices[0]?.message.content).toBe('recovered');
-    // Without the header the SDK would back off for at least 375 ms.
-    expect(performance.now() - started).toBeLessThan(350);
     expect(emulator.requests.map((request) => request.headers['x-stainless-retry-count'])).toEqual([
       '0',
       '1',
     ]);
+    expect(defaultBackoff).not.toHaveBeenCalled();
+
+    // The control: the same failure without the header makes the SDK fall back to its backoff.
+    emulator.reset();
+    emulator.script({ kind: 'error', status: 503 }, { kind: 'text', text: 'recovered' });
+    await retrying.chat.completions.create({ model: 'gpt-test', messages: hello });
+    expect(defaultBackoff).toHaveBeenCalledTimes(1);
   });
 
   it('waits delayMs before answering', async () => {
-    emulator.script({ kind: 'text', text: 'slow', delayMs: 150 });
-    const started = performance.now();
-    await client.chat.completions.create({ model: 'gpt-test', messages: hello });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    // The emulator's delay runs on a fake clock the test moves 1 ms at a time, letting real I/O
+    // through between steps: the answer must not arrive before the clock has moved 150 ms.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      emulator.script({ kind: 'text', text: 'slow', delayMs: 150 });
+      let answered = false;
+      const pending = client.chat.completions
+        .create({ model: 'gpt-test', messages: hello })
+        .finally(() => (answered = true));
+      const ioTurn = () => new Promise((resolve) => setImmediate(resolve));
+      for (let turn = 0; turn < 10_000 && emulator.requests.length === 0; turn++) await ioTurn();
+      expect(emulator.requests).toHaveLength(1);
+      let advancedMs = 0;
+      while (!answered && advancedMs < 10_000) {
+        await vi.advanceTimersByTimeAsync(1);
+        advancedMs += 1;
+        await ioTurn();
+      }
+      expect((await pending).choices[0]?.message.content).toBe('slow');
+      expect(advancedMs).toBeGreaterThanOrEqual(150);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('throws when the stream is cut mid-way', async () => {
@@ -692,9 +722,13 @@ describe('OpenAI faults', () => {
       { signal: controller.signal },
     );
     const seen: string[] = [];
-    setTimeout(() => controller.abort(), 150);
-    // The SDK ends iteration quietly when the user aborts.
-    for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? '');
+    // The SDK ends iteration quietly when the user aborts. The abort comes once the stream has
+    // stalled (its two chunks seen), while the loop waits for a third: setImmediate runs after the
+    // loop has asked for it.
+    for await (const chunk of stream) {
+      seen.push(chunk.choices[0]?.delta.content ?? '');
+      if (seen.join('') === 'stalling') setImmediate(() => controller.abort());
+    }
     expect(seen.join('')).toBe('stalling');
     expect(controller.signal.aborted).toBe(true);
   });

@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenerativeAI } from '@google/generative-ai';
 import OpenAI from 'openai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { executeChatCompletion, ProviderError, type ChatCompletionOptions, type ProviderName } from '../src';
-import { collect, models, providerNames, useEmulator } from './support/emulator-clients';
+import { collect, createClients, models, providerNames, useEmulator } from './support/emulator-clients';
+import { waitFor } from './support/wait-for';
 
 const fastRetry = { initialDelayMs: 1, maxDelayMs: 5, maxTotalWaitMs: 2_000 };
 
@@ -73,17 +74,28 @@ describe.each(providerNames)('%s faults', (provider) => {
   });
 
   it('honours retry-after from the server', async () => {
-    emulator().script(
-      { kind: 'error', status: 429, retryAfterSeconds: 1, retryDelay: '1s' },
-      { kind: 'text', text: 'ok' },
+    // The wait the retry loop asks for is read off its budget decision, not off the clock: a
+    // 1 s retry-after does not fit a 999 ms budget (the policy's own backoff, at most 5 ms, would)
+    // and fits a 1000 ms one. That the loop then sleeps what it asked is with-retry.spec.ts's part.
+    const retryAfter = { kind: 'error', status: 429, retryAfterSeconds: 1, retryDelay: '1s' } as const;
+    emulator().script(retryAfter, { kind: 'text', text: 'never' });
+    const error = await rejection(
+      executeChatCompletion(
+        clients()[provider],
+        options(provider, { retry: { ...fastRetry, maxTotalWaitMs: 999 } }),
+      ),
     );
-    const started = Date.now();
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 1_000, attempts: 1 });
+    expect(emulator().requests).toHaveLength(1);
+
+    emulator().reset();
+    emulator().script(retryAfter, { kind: 'text', text: 'ok' });
     const result = await executeChatCompletion(
       clients()[provider],
-      options(provider, { retry: { ...fastRetry, maxTotalWaitMs: 5_000 } }),
+      options(provider, { retry: { ...fastRetry, maxTotalWaitMs: 1_000 } }),
     );
-    expect(result.attempts).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(result).toMatchObject({ text: 'ok', attempts: 2 });
+    expect(emulator().requests).toHaveLength(2);
   });
 
   it('does not wait for a retry-after longer than the total wait budget', async () => {
@@ -99,10 +111,17 @@ describe.each(providerNames)('%s faults', (provider) => {
   it('an abort through the signal ends a hanging call at once, without retries', async () => {
     emulator().script({ kind: 'hang' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const error = await rejection(
+    const pending = rejection(
       executeChatCompletion(clients()[provider], options(provider, { signal: controller.signal })),
     );
+    // Abort once the call is hanging: its request has reached the emulator.
+    await waitFor(
+      () => (emulator().requests.length > 0 ? true : undefined),
+      `the ${provider} request to reach the emulator`,
+      { state: () => emulator().requests },
+    );
+    controller.abort();
+    const error = await pending;
     expect(error).toMatchObject({ code: 'aborted', isRetryable: false });
     expect(emulator().requests).toHaveLength(1);
   });
@@ -110,21 +129,29 @@ describe.each(providerNames)('%s faults', (provider) => {
   it.each([false, true])(
     'sends nothing when the signal was aborted before the call (streamed: %s)',
     async (streamed) => {
-      const controller = new AbortController();
-      controller.abort();
-      const call = streamed
-        ? collect(
-            executeChatCompletion(clients()[provider], {
-              ...options(provider, { signal: controller.signal }),
-              stream: true,
-            }),
-          )
-        : executeChatCompletion(clients()[provider], options(provider, { signal: controller.signal }));
-      const error = await rejection(call);
-      expect(error).toMatchObject({ code: 'aborted', isRetryable: false, provider });
-      // A request sent anyway would arrive a moment later: give it that moment.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(emulator().requests).toHaveLength(0);
+      // "Sends nothing" is observed where a request would start, the fetch every SDK calls (clients
+      // made after the spy, as some SDKs keep the fetch they find when built), rather than by
+      // waiting a while for a request that should never arrive.
+      const fetches = vi.spyOn(globalThis, 'fetch');
+      try {
+        const spied = createClients(emulator())[provider];
+        const call = (signal: AbortSignal | undefined) =>
+          streamed
+            ? collect(executeChatCompletion(spied, { ...options(provider, { signal }), stream: true }))
+            : executeChatCompletion(spied, options(provider, { signal }));
+        const controller = new AbortController();
+        controller.abort();
+        const error = await rejection(call(controller.signal));
+        expect(error).toMatchObject({ code: 'aborted', isRetryable: false, provider });
+        expect(fetches).not.toHaveBeenCalled();
+        expect(emulator().requests).toHaveLength(0);
+        // The spy does see this client's requests: the same call without the abort goes out once.
+        await call(undefined);
+        expect(fetches).toHaveBeenCalledTimes(1);
+        expect(emulator().requests).toHaveLength(1);
+      } finally {
+        fetches.mockRestore();
+      }
     },
   );
 

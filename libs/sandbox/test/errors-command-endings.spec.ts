@@ -5,6 +5,7 @@ import { formatCommandResult } from '../src/tools/format-command-result';
 import { sandboxErrorOutput } from '../src/tools/tool-error-output';
 import { dockerCli } from './docker-cli';
 import { removeEverything, testService } from './test-engine';
+import { waitFor } from './wait-for';
 
 // The Docker-exec path itself, called directly: the service may run commands through the
 // in-container runner instead (images that have it), which is tested on its own.
@@ -40,11 +41,18 @@ async function rejection(promise: Promise<unknown>): Promise<SandboxError> {
 
 /** Waits until the command has written its marker file: it is running, mid-command. */
 async function untilStarted(containerId: string, marker: string): Promise<void> {
-  for (;;) {
-    const found = await dockerCli('exec', containerId, 'sh', '-c', `test -e ${marker} && echo yes || true`);
-    if (found === 'yes') return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(
+    async () => {
+      const found = await dockerCli('exec', containerId, 'sh', '-c', `test -e ${marker} && echo yes || true`);
+      return found === 'yes' ? true : undefined;
+    },
+    `the command in ${containerId} to write ${marker}`,
+    {
+      attempts: 600,
+      intervalMs: 100,
+      state: () => dockerCli('inspect', '--format', '{{json .State}}', containerId),
+    },
+  );
 }
 
 describe.concurrent('how a command ended, on the Docker exec path', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isSandboxError, type SandboxError } from '../src/index';
 import { runCommand } from '../src/sandboxes/run-command';
 import { sandboxErrorOutput } from '../src/tools/tool-error-output';
-import { startStoppableEngine, type StoppableEngine } from './test-engine';
+import { startStoppableEngine, untilPathExists, type StoppableEngine } from './test-engine';
 
 let stoppable: StoppableEngine;
 
@@ -36,9 +36,8 @@ it('says the engine went away, not out of memory, when it is stopped mid-command
       throw error;
     },
   );
-  while (!(await service.engine.statPath(containerId, '/workspace/started'))) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Stopped mid-command: once the command has written its marker.
+  await untilPathExists(service.engine, containerId, '/workspace/started');
   await stoppable.engine.stop();
 
   const error: SandboxError = await running;

@@ -167,8 +167,14 @@ describe('ensureImagePin', () => {
     });
 
     await dockerCli('stop', '-t', '0', sandbox.config.pinName);
-    await new Promise((resolve) => setTimeout(resolve, 500)); // restart: always does not undo a stop
-    expect((await engine.inspectContainer(sandbox.config.pinName))?.State.Running).toBe(false);
+    // `restart: always` does not undo a stop, and no wait is needed to see it: the engine decides
+    // whether to restart a container as it handles the exit, before `docker stop` returns, and
+    // records the decision in State (Restarting true, Running kept true, when it will restart). A stop
+    // by hand cancels the policy, so right after the stop the pin is exited and not restarting.
+    const stopped = await engine.inspectContainer(sandbox.config.pinName);
+    expect(stopped?.HostConfig.RestartPolicy?.Name).toBe('always');
+    expect(stopped?.State).toMatchObject({ Status: 'exited', Running: false, Restarting: false });
+    expect(stopped?.RestartCount).toBe(0);
     expect((await sandbox.repin()).outcome).toBe('pinned');
     expect(await pinImageId(sandbox.config.pinName)).toBe(imageId);
     expect((await sandbox.repin()).outcome).toBe('already-pinned');

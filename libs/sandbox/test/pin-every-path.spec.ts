@@ -3,6 +3,7 @@ import { parseSandboxConfig, silentLogger, type BuildCause, type BuildHandle } f
 import { PinKeeper } from '../src/image/pin-keeper';
 import { dockerCli } from './docker-cli';
 import { removeEverything, testBaseImage, testEngine, testService } from './test-engine';
+import { waitFor } from './wait-for';
 
 // One image and one pair of pins for the file; each case does to them what an operator might do
 // behind AgentDesk's back, then takes the path that must put them back. Cases run in order.
@@ -113,14 +114,21 @@ describe('the pins on the other paths', () => {
       // Not `stopPin`: the reconciler (every 200 ms) may already be replacing the stopped pin when a
       // check right after the stop looks — on a loaded machine it did; what counts is that it comes back.
       await dockerCli('stop', '-t', '0', basePinName);
-      for (let polls = 0; polls < 300; polls += 1) {
+      const pinStates = async () => {
         const [pin, basePin] = await Promise.all([
           engine.inspectContainer(pinName),
           engine.inspectContainer(basePinName),
         ]);
-        if (pin?.State.Running && basePin?.State.Running) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return { pin: pin?.State, basePin: basePin?.State };
+      };
+      await waitFor(
+        async () => {
+          const { pin, basePin } = await pinStates();
+          return pin?.Running && basePin?.Running ? true : undefined;
+        },
+        'the reconciler to bring back both pins (one removed, one stopped)',
+        { attempts: 300, intervalMs: 100, state: pinStates },
+      );
       await expectBothPinned();
     } finally {
       await reconciling.close();

@@ -12,6 +12,7 @@ import {
   type SandboxError,
   type SandboxServiceOptions,
 } from '../src/index';
+import { waitFor } from './wait-for';
 
 /** The offline base every test builds FROM (made once by the global setup). */
 export const testBaseImage = 'agentdesk-test-base:local';
@@ -76,16 +77,23 @@ export async function rejection(promise: Promise<unknown>): Promise<SandboxError
 /**
  * Waits until `path` exists in the container: a command that creates it has got that far. Tests wait
  * for this instead of sleeping, since an exec's start (and the command's first line) can take
- * seconds on a loaded machine; the test's own timeout bounds the wait.
+ * seconds on a loaded machine. Up to 1200 probes (a minute on a quiet machine); on the deadline the
+ * error shows the container's state.
  */
 export async function untilPathExists(
   engine: EngineClient,
   containerId: string,
   path: string,
 ): Promise<void> {
-  while (!(await engine.statPath(containerId, path))) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    async () => ((await engine.statPath(containerId, path)) ? true : undefined),
+    `${path} to exist in container ${containerId}`,
+    {
+      attempts: 1200,
+      intervalMs: 50,
+      state: async () => (await engine.inspectContainer(containerId))?.State ?? 'no such container',
+    },
+  );
 }
 
 /** An engine a test may stop and start again, with a service on it and the base image built. */

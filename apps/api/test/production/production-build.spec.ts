@@ -10,6 +10,7 @@ import { createOwnPostgresDatabase } from '../support/postgres-database-per-test
 import { emulatorEnvironment } from '../support/provider-emulator';
 import { apiTestBaseImage } from '../support/sandbox-engine.global-setup';
 import { startTestApi } from '../support/test-api';
+import { waitFor } from '../support/wait-for';
 import { startCompiledApi, type CompiledApiProcess } from './support/compiled-api-process';
 import { docker, freeLoopbackPort } from './support/docker-cli';
 
@@ -174,12 +175,22 @@ describe('the compiled API (nx build api)', () => {
       });
       await expectTurnAnswered(base, adminKey, emulator, 'answered from the container');
       expect((await docker(dockerHost, ['exec', containerName, 'id', '-u'])).trim()).toBe('1000');
-      await waitUntil(
+      // Probes of `docker inspect` (each tens of ms): about a minute on a quiet machine.
+      await waitFor(
         async () =>
           (
             await docker(dockerHost, ['inspect', '--format', '{{.State.Health.Status}}', containerName])
-          ).trim() === 'healthy',
+          ).trim() === 'healthy'
+            ? true
+            : undefined,
         'the container to report healthy',
+        {
+          attempts: 600,
+          state: async () =>
+            JSON.parse(
+              await docker(dockerHost, ['inspect', '--format', '{{json .State.Health}}', containerName]),
+            ) as unknown,
+        },
       );
     }, 240_000);
   });
@@ -206,24 +217,24 @@ async function readJson(url: string): Promise<unknown> {
   return response.json();
 }
 
-/** Polls `url` until it answers 2xx (the container is starting); says what the container logged if never. */
+/**
+ * Polls `url` until it answers 2xx (the container is starting): 2400 probes, a minute on a quiet
+ * machine; if never, says the last failure and what the container logged.
+ */
 async function waitForJson(url: string, logs: () => Promise<string>): Promise<unknown> {
-  for (let attempt = 0; attempt < 300; attempt++) {
-    try {
-      return await readJson(url);
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  throw new Error(`${url} never answered; the container's output:\n${await logs()}`);
-}
-
-async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 120; attempt++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  let lastFailure = 'none yet';
+  return waitFor(
+    async () => {
+      try {
+        return await readJson(url);
+      } catch (error) {
+        lastFailure = String(error);
+        return undefined;
+      }
+    },
+    `${url} to answer`,
+    { attempts: 2400, state: async () => ({ lastFailure, containerOutput: await logs() }) },
+  );
 }
 
 /** Creates a session with `key` and runs one JSON turn answered by the emulator with `answer`. */

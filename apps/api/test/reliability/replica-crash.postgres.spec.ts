@@ -7,8 +7,12 @@ import { waitFor, type ApiProcess } from './support/api-process';
 import { crashReplica, useReplicasOnPostgres } from './support/replicas-on-postgres';
 import { textOf } from './support/turn-checks';
 
-/** Short on purpose: the whole crash-to-recovery cycle fits in a few seconds. */
-const leaseMs = 1_500;
+/**
+ * Short, so the crash-to-recovery cycle takes seconds, yet long enough that a live replica's
+ * heartbeat renews it on a starved machine: at 1.5 s and load ≈ 20 on two cores, leases of the
+ * living replica ran out between renewals and its turns were interrupted before the kill.
+ */
+const leaseMs = 4_000;
 const turnCount = 20;
 const models = ['gpt-test', 'claude-test', 'gemini-test'] as const;
 
@@ -93,10 +97,19 @@ describe('kill -9 of one of three API replicas on one PostgreSQL, without a rest
         .execute();
     // Twenty turns starting at once on a loaded CI machine can take well over ten seconds: the
     // bound (a minute) only absorbs that; the wait ends as soon as they are all in flight.
+    const answerStates = () =>
+      postgres.database.db
+        .selectFrom('messages')
+        .select(['session_id', 'status', 'error'])
+        .where('role', '=', 'assistant')
+        .execute();
     await waitFor(
       async () => ((await pendingAnswers()).length === turnCount ? true : undefined),
       `${turnCount} pending answers`,
-      2_400,
+      {
+        attempts: 2_400,
+        state: async () => ({ answers: await answerStates(), modelCalls: emulator.requests.length }),
+      },
     );
     await waitFor(
       () => (emulator.requests.length === turnCount ? true : undefined),
@@ -105,9 +118,24 @@ describe('kill -9 of one of three API replicas on one PostgreSQL, without a rest
     );
 
     // While the process lives, its heartbeat keeps the leases ahead of the clock: over three
-    // lease times the other replicas' sweepers interrupt nothing.
+    // lease times the other replicas' sweepers interrupt nothing. The three lease times are read
+    // off the leases themselves (each renewed to three leases past its first expiry), not a sleep.
     const firstExpiries = await leaseExpiries();
-    await new Promise((resolve) => setTimeout(resolve, 3 * leaseMs));
+    const threeLeasesOn = async () => {
+      const now = await leaseExpiries();
+      return sessionIds.every((id) => (now.get(id) ?? 0) >= firstExpiries.get(id)! + 3 * leaseMs);
+    };
+    await waitFor(
+      async () => ((await threeLeasesOn()) ? true : undefined),
+      'every lease renewed three leases on',
+      {
+        attempts: 2_400,
+        state: async () => ({
+          first: Object.fromEntries(firstExpiries),
+          now: Object.fromEntries(await leaseExpiries()),
+        }),
+      },
+    );
     expect(await pendingAnswers()).toHaveLength(turnCount);
     const renewedExpiries = await leaseExpiries();
     for (const id of sessionIds) expect(renewedExpiries.get(id)!).toBeGreaterThan(firstExpiries.get(id)!);

@@ -1,5 +1,19 @@
 import type { ChatMessage, ToolMessage } from '@agentdesk/providers';
+import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it, vi } from 'vitest';
+
+/** The characters handed to the o200k tokenizer ("without tokenizing it" as work done, not time taken). */
+const tokenized = vi.hoisted(() => ({ characters: 0 }));
+vi.mock('gpt-tokenizer/encoding/o200k_base', async (importOriginal) => {
+  const actual = await importOriginal<typeof O200k>();
+  return {
+    ...actual,
+    countTokens: (...args: Parameters<typeof actual.countTokens>) => {
+      if (typeof args[0] === 'string') tokenized.characters += args[0].length;
+      return actual.countTokens(...args);
+    },
+  };
+});
 import { splitScratchpad, ScratchpadInputError } from '../messages/scratchpad-groups';
 import { createReadToolResultExecutor } from '../store/read-tool-result-tool';
 import { InMemoryToolResultStore } from '../store/tool-result-store';
@@ -228,11 +242,11 @@ describe('ScratchpadCompressor — summarizer failures fall back to deterministi
   });
 
   it('times out a summarizer that never answers, even one ignoring its signal', async () => {
+    // Were the timeout not to hold, compress would never settle: the test's own timeout is the bound.
     const subject = compressor({ summarizer: fakeSummarizers.hanging(), summaryTimeoutMs: 50 });
-    const started = performance.now();
     const { messages, event } = await subject.compress({ entries, budgetTokens: 1500 });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(event.summarizer.status).toBe('timed-out');
+    expect(event.summarizer.error).toBe('the summary took longer than 50 ms');
     expect(event.method).toBe('truncation');
     expect(messages.slice(-2)).toEqual(newest);
   });
@@ -275,7 +289,7 @@ describe('ScratchpadCompressor — summarizer failures fall back to deterministi
 });
 
 describe('ScratchpadCompressor — beyond the seed', () => {
-  it('compresses a 10 MB result into 8k tokens without tokenizing it (generous bound; the benchmark holds the 30 ms target)', async () => {
+  it('compresses a 10 MB result into 8k tokens without tokenizing it (the benchmark holds the 30 ms target)', async () => {
     const huge = Array.from(
       { length: 300_000 },
       (_, index) => `id=${index * 7919} user=${(index * 104_729) % 99_991} took=${index % 977}ms`,
@@ -284,13 +298,14 @@ describe('ScratchpadCompressor — beyond the seed', () => {
       .slice(0, 10_000_000);
     expect(huge.length).toBe(10_000_000);
     const subject = compressor();
-    const started = performance.now();
+    tokenized.characters = 0;
     const { messages } = await subject.compress({
       entries: callAndResult('c1', 'logs', huge),
       budgetTokens: 8000,
     });
-    // Tokenizing the whole input alone takes over a second here.
-    expect(performance.now() - started).toBeLessThan(300);
+    // The cut tokenizes a few times the budget's worth of text (about 60k characters: head and tail
+    // searched, the result checked), never the 10 MB.
+    expect(tokenized.characters).toBeLessThan(100_000);
     expect(subject.counter.countMessages(messages)).toBeLessThanOrEqual(8000);
   });
 

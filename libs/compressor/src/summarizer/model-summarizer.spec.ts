@@ -120,7 +120,8 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
       modelParams: { model: models[provider] },
       retry: { maxAttempts: 1 },
     });
-    const started = performance.now();
+    // The emulator never answers: without the timeout compress would never settle, and the test's
+    // own timeout is the bound.
     const { messages, event } = await new ScratchpadCompressor({
       summarizer,
       summaryTimeoutMs: 300,
@@ -128,8 +129,9 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
       entries: [...older, ...newest],
       budgetTokens: 1500,
     });
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(emulator.requests.filter((request) => request.provider === provider)).toHaveLength(1);
     expect(event.summarizer.status).toBe('timed-out');
+    expect(event.summarizer.error).toBe('the summary took longer than 300 ms');
     expect(event.method).toBe('truncation');
     expect(messages.slice(-2)).toEqual(newest);
   });

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/support/wait-for';
 import { upstreamHttp, type UpstreamHttp } from './upstream-fetch';
 
 interface Received {
@@ -183,7 +184,12 @@ describe('upstreamHttp().fetch', () => {
       body: '{}',
       signal: beforeAnswer.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Abort while the upstream holds the request, unanswered.
+    await waitFor(
+      () => (upstream.received.some((received) => received.url === '/never') ? true : undefined),
+      'the upstream to receive /never',
+      { state: () => upstream.received.map((received) => received.url) },
+    );
     beforeAnswer.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProviderError } from '../errors/provider-error';
 import { backoffDelayMs, withRetry } from './with-retry';
 import { defaultRetryPolicy, type RetryPolicy } from './retry-policy';
@@ -22,6 +22,17 @@ function failure(
 
 const asProviderError = (error: unknown) =>
   error instanceof ProviderError ? error : failure(undefined, { retryable: false });
+
+/** A sleep that records the waits the loop asks for and returns at once. */
+function recordingSleep() {
+  const requested: number[] = [];
+  return {
+    requested,
+    sleep: async (milliseconds: number) => {
+      requested.push(milliseconds);
+    },
+  };
+}
 
 describe('withRetry', () => {
   it.each([408, 409, 429, 500, 503, 529])('retries status %i until it succeeds', async (status) => {
@@ -83,31 +94,68 @@ describe('withRetry', () => {
 
   it('gives up instead of waiting past the total wait budget, even when retry-after asks for it', async () => {
     let calls = 0;
-    const started = Date.now();
+    const waits = recordingSleep();
     await expect(
       withRetry(
         async () => {
           calls++;
           throw failure(429, { retryAfterMs: 5_000 });
         },
-        { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+        {
+          provider: 'openai',
+          policy: fastPolicy,
+          signal: undefined,
+          toProviderError: asProviderError,
+          sleep: waits.sleep,
+        },
       ),
     ).rejects.toMatchObject({ status: 429 });
     expect(calls).toBe(1);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(waits.requested).toEqual([]);
   });
 
   it('waits for retry-after when it fits the budget', async () => {
-    const calledAt: number[] = [];
-    await withRetry(
+    let calls = 0;
+    const waits = recordingSleep();
+    const result = await withRetry(
       async () => {
-        calledAt.push(Date.now());
-        if (calledAt.length === 1) throw failure(429, { retryAfterMs: 60 });
+        calls++;
+        if (calls === 1) throw failure(429, { retryAfterMs: 60 });
         return 'ok';
       },
-      { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+      {
+        provider: 'openai',
+        policy: fastPolicy,
+        signal: undefined,
+        toProviderError: asProviderError,
+        sleep: waits.sleep,
+      },
     );
-    expect(calledAt[1]! - calledAt[0]!).toBeGreaterThanOrEqual(55);
+    expect(result).toEqual({ value: 'ok', attempts: 2 });
+    // The server's retry-after, not the policy's backoff (at most 4 ms here).
+    expect(waits.requested).toEqual([60]);
+  });
+
+  it('really waits the delay it asks for (the default sleep)', async () => {
+    vi.useFakeTimers();
+    try {
+      let calls = 0;
+      const pending = withRetry(
+        async () => {
+          calls++;
+          if (calls === 1) throw failure(429, { retryAfterMs: 60 });
+          return 'ok';
+        },
+        { provider: 'openai', policy: fastPolicy, signal: undefined, toProviderError: asProviderError },
+      );
+      await vi.advanceTimersByTimeAsync(59);
+      expect(calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toBe(2);
+      await expect(pending).resolves.toEqual({ value: 'ok', attempts: 2 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an abort during the backoff wait ends the loop at once', async () => {

@@ -12,6 +12,8 @@ export interface RetryContext {
   toProviderError(error: unknown): ProviderError | undefined;
   /** Injectable for deterministic tests of the jitter. */
   random?: () => number;
+  /** Injectable for tests of the waits: how the loop waits between attempts (default: a timer an abort ends). */
+  sleep?: (milliseconds: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 export interface Retried<T> {
@@ -51,6 +53,7 @@ export async function withRetry<T>(
   context: RetryContext,
 ): Promise<Retried<T>> {
   const random = context.random ?? Math.random;
+  const wait = context.sleep ?? sleep;
   let waitedMs = 0;
   for (let attempt = 1; ; attempt++) {
     // Nothing goes out once the caller has given up. The SDKs are not all trusted with that: the
@@ -69,7 +72,7 @@ export async function withRetry<T>(
       const delay = error.retryAfterMs ?? backoffDelayMs(context.policy, attempt, random);
       if (waitedMs + delay > context.policy.maxTotalWaitMs) throw error;
       try {
-        await sleep(delay, context.signal);
+        await wait(delay, context.signal);
       } catch {
         throw abortedError(error.provider, thrown);
       }

@@ -37,10 +37,27 @@ function alive(pid: number): boolean {
   }
 }
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 500 && !condition(); attempt++)
+/** What a failed wait reports: the runner's process and the end of its log. */
+function runnerState(pid: number): { pid: number; alive: boolean; log: string } {
+  let log: string;
+  try {
+    log = readFileSync(join(workspace, directory, 'log'), 'utf8').slice(-2000);
+  } catch (error) {
+    log = `(unreadable: ${String(error)})`;
+  }
+  return { pid, alive: alive(pid), log };
+}
+
+/** Waits until the runner `pid` has exited: 500 probes 10 ms apart, then an error saying what it saw. */
+async function untilExited(pid: number): Promise<void> {
+  const attempts = 500;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (!alive(pid)) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
+  }
+  throw new Error(
+    `timed out waiting for the runner (pid ${pid}) to exit (${attempts} probes); state seen: ${JSON.stringify(runnerState(pid), null, 2)}`,
+  );
 }
 
 /** Runs a command as the sandbox does: `sh -c` in the workspace. */
@@ -138,14 +155,14 @@ describe('JAVASCRIPT_ASSERTION_PROGRAM --serve', () => {
       ),
     );
     expect(hog).toEqual({ code: RUNNER_DIED_EXIT_CODE, stdout: '' });
-    await waitFor(() => !alive(pid));
+    await untilExited(pid);
     expect(readFileSync(join(workspace, directory, 'log'), 'utf8')).toMatch(/heap out of memory/i);
   });
 
   it('tells a client there is no runner once it is gone, and a new start replaces it', async () => {
     const pid = serverPid();
     process.kill(pid, 'SIGKILL');
-    await waitFor(() => !alive(pid));
+    await untilExited(pid);
     const refused = await shell(requestCommand(directory, 'gone', requestOf({}, ['return true'])));
     expect(refused.code).toBe(NO_SERVER_EXIT_CODE);
     const restarted = await shell(startServerCommand());
@@ -182,7 +199,7 @@ describe('JAVASCRIPT_ASSERTION_PROGRAM --serve', () => {
   it('restarting kills the runner that was there', async () => {
     const pid = serverPid();
     await shell(startServerCommand());
-    await waitFor(() => !alive(pid));
+    await untilExited(pid);
     expect(alive(serverPid())).toBe(true);
   });
 

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/wait-for';
 import { RunnerConnection } from './runner-connection';
 import { type StartRequest } from './runner-frames';
 import { RUNNER_PROGRAM } from './runner-program';
@@ -92,8 +93,11 @@ describe.concurrent('the in-container command runner', () => {
   it('kills a cancelled command and a child that left the process group, by its marker', async () => {
     const run = runner.run(request('setsid sleep 301 & echo $!; touch started-301; sleep 301'));
     // Cancelled once the child exists, however long the start took.
-    while (!existsSync(join(directory, 'started-301')))
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(
+      () => (existsSync(join(directory, 'started-301')) ? true : undefined),
+      'the command to touch started-301 (its setsid child started)',
+      { attempts: 3000, intervalMs: 20, state: () => readdirSync(directory) },
+    );
     run.cancel();
     const { report, stdout } = await run.outcome;
     expect(report).toMatchObject({ cancelled: true, timedOut: false });

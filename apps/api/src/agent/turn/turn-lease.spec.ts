@@ -9,6 +9,7 @@ import { AgentTurnRunner } from './agent-turn-runner';
 import type { TurnInput } from './turn-types';
 import type { TurnEvent } from './turn-events';
 import { defaultTurnSettings } from '../../config/turn-settings';
+import { waitFor } from '../../../test/support/wait-for';
 
 /*
  * The turn lease while a turn runs. The repositories' clock is a test clock moved by hand, so
@@ -66,12 +67,13 @@ async function leaseExpiry(): Promise<number | null> {
   return row.active_turn_expires_at === null ? null : Number(row.active_turn_expires_at);
 }
 
-async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`timed out waiting until ${what}`);
+/** Waits until `condition` holds; on the deadline the error names `what` and the state seen. */
+async function waitUntil(
+  condition: () => Promise<boolean>,
+  what: string,
+  state: () => unknown,
+): Promise<void> {
+  await waitFor(async () => ((await condition()) ? true : undefined), what, { state });
 }
 
 async function transcript() {
@@ -91,6 +93,7 @@ describe('the turn lease while a turn runs', () => {
           await waitUntil(
             async () => ((await leaseExpiry()) ?? 0) > database.clock.now(),
             'the heartbeat renews the lease',
+            async () => ({ leaseExpiresAt: await leaseExpiry(), clockNow: database.clock.now() }),
           );
           refusals.push(
             await database.repositories.turnStore
@@ -129,7 +132,11 @@ describe('the turn lease while a turn runs', () => {
     });
     const events: TurnEvent[] = [];
     const running = runnerWith([]).run(input('Hello?'), (event) => events.push(event));
-    await waitUntil(async () => events.some((event) => event.type === 'text-delta'), 'the answer streams');
+    await waitUntil(
+      async () => events.some((event) => event.type === 'text-delta'),
+      'the answer streams',
+      () => ({ events: events.map((event) => event.type) }),
+    );
     // Another replica found the lease expired (this process "stalled") and swept the turn.
     expect(await database.repositories.turnStore.recoverInterrupted({ all: true })).toEqual({
       sessions: 1,
@@ -151,7 +158,11 @@ describe('the turn lease while a turn runs', () => {
     emulator.script({ kind: 'text', text: 'too late', delayMs: 400 });
     // A long lease: no renewal happens during the call, so only the finish can notice.
     const running = runnerWith([], 60_000).run(input('Hello?'), () => undefined);
-    await waitUntil(async () => emulator.requests.length === 1, 'the model call starts');
+    await waitUntil(
+      async () => emulator.requests.length === 1,
+      'the model call starts',
+      () => ({ requests: emulator.requests.length }),
+    );
     await database.repositories.turnStore.recoverInterrupted({ all: true });
     const result = await running;
     expect(result).toMatchObject({ status: 'failed', error: { code: 'turn_interrupted' } });

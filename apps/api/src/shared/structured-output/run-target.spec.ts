@@ -23,17 +23,31 @@ function routerTo(client: SupportedClient) {
 
 describe('runTarget', () => {
   it('gives up at the timeout even when the client ignores the abort signal', async () => {
-    const logger = { error: vi.fn() };
-    const result = await runTarget({ router: routerTo(deafClient), logger }, call);
-    expect(result).toMatchObject({
-      status: 'error',
-      provider: 'openai',
-      schemaTarget: 'openai-strict',
-      error: { kind: 'timeout', code: 'timeout', message: expect.stringContaining('50 ms') },
-    });
-    expect(result.loweredSchema).toMatchObject({ additionalProperties: false });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(40);
-    expect(logger.error).not.toHaveBeenCalled();
+    // On a fake clock: "at the timeout" is exact (not before 50 ms, at 50 ms), with no real wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const logger = { error: vi.fn() };
+      let settled = false;
+      const pending = runTarget({ router: routerTo(deafClient), logger }, call).finally(
+        () => (settled = true),
+      );
+      await vi.advanceTimersByTimeAsync(49);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      const result = await pending;
+      expect(result).toMatchObject({
+        status: 'error',
+        provider: 'openai',
+        schemaTarget: 'openai-strict',
+        error: { kind: 'timeout', code: 'timeout', message: expect.stringContaining('50 ms') },
+      });
+      expect(result.loweredSchema).toMatchObject({ additionalProperties: false });
+      // Measured on the real clock (node:perf_hooks), so only reported here, not compared.
+      expect(result.latencyMs).toEqual(expect.any(Number));
+      expect(logger.error).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('turns an unexpected failure into a generic error and logs it', async () => {

@@ -4,6 +4,7 @@ import { newId, type AuditEntry, type User } from '@agentdesk/storage';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, issueStaffKeys, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { startTestApi, type TestApi } from '../../support/test-api';
+import { waitFor } from '../../support/wait-for';
 
 /** Parses RFC 4180 text (quoted fields, doubled quotes, CRLF records) into rows of cells. */
 function parseCsv(text: string): string[][] {
@@ -328,11 +329,20 @@ export function describeExports(engine: Engine): void {
           if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
         });
       });
-      let records: AuditEntry[] = [];
-      for (let attempt = 0; attempt < 100 && records.length === 0; attempt += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        records = await exportRecords();
-      }
+      const records = await waitFor(
+        async () => {
+          const found = await exportRecords();
+          return found.length > 0 ? found : undefined;
+        },
+        'the cut export to be recorded in the audit trail',
+        {
+          state: async () => ({
+            latestAuditActions: (await test.api.repositories.audit.list({}, { limit: 10 })).items.map(
+              (entry) => [entry.action, entry.outcome],
+            ),
+          }),
+        },
+      );
       expect(records).toHaveLength(1);
       const details = records[0]!.details as { end: string; count: number };
       expect(records[0]!.outcome).toBe('failed');

@@ -309,7 +309,8 @@ export function describeLab(engine: Engine): void {
 
     it('a hung provider times out alone; the run still answers', async () => {
       test.emulator.script({ kind: 'hang', match: { provider: 'gemini' } });
-      const started = Date.now();
+      // The hung call never answers: without its timeout the run would not answer either, and the
+      // test's own timeout is the bound. Which deadline ended it is read off the error, not a clock.
       const response = await createRun({
         name: 'slow',
         schema: reviewSchema,
@@ -318,13 +319,15 @@ export function describeLab(engine: Engine): void {
         timeoutMs: 1_000,
       });
       expect(response.statusCode).toBe(201);
-      expect(Date.now() - started).toBeLessThan(10_000);
       const run = response.json<RunJson>();
       expect(resultOf(run, 'gemini-test')).toMatchObject({
         status: 'error',
-        error: { kind: 'timeout', code: 'timeout' },
+        error: {
+          kind: 'timeout',
+          code: 'timeout',
+          message: 'No answer within 1000 ms (retries included); the call was cancelled',
+        },
       });
-      expect(resultOf(run, 'gemini-test').latencyMs).toBeGreaterThanOrEqual(900);
       expect(resultOf(run, 'gpt-test').status).toBe('ok');
       expect(resultOf(run, 'claude-test').status).toBe('ok');
     });

@@ -11,6 +11,7 @@ import {
 } from '../../support/fixtures';
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
 import { startTestApi, type TestApi } from '../../support/test-api';
+import { waitFor } from '../../support/wait-for';
 
 interface SseEvent {
   event: string;
@@ -266,14 +267,19 @@ export function describeSandboxAdmin(engine: Engine): void {
       const result = await service.forSession(needsImage.id).exec({ command: 'echo built for me' });
       expect(result.stdout.text).toBe('built for me\n');
 
-      let build: Record<string, unknown> | undefined;
-      for (let polls = 0; polls < 200 && build?.['status'] !== 'built'; polls += 1) {
-        if (polls > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-        const history = (await call('GET', '/v1/admin/sandbox/builds', viewerKey)).json<{
+      const builds = async () =>
+        (await call('GET', '/v1/admin/sandbox/builds', viewerKey)).json<{
           items: Array<Record<string, unknown>>;
-        }>();
-        build = history.items.find((item) => item['trigger'] === 'session');
-      }
+        }>().items;
+      const sessionBuild = async () => (await builds()).find((item) => item['trigger'] === 'session');
+      const build = await waitFor(
+        async () => {
+          const found = await sessionBuild();
+          return found?.['status'] === 'built' ? found : undefined;
+        },
+        'the session-triggered build to be recorded as built',
+        { state: async () => ({ builds: await builds() }) },
+      );
       expect(build).toMatchObject({
         trigger: 'session',
         status: 'built',

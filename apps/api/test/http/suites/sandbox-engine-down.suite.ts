@@ -8,6 +8,7 @@ import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '..
 import { apiTestBaseImage } from '../../support/sandbox-engine.global-setup';
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
 import { startTestApi, type TestApi } from '../../support/test-api';
+import { waitFor } from '../../support/wait-for';
 
 /** The engine stops under a running API: sandbox routes 503, tools answer errors, the rest works, and it all recovers. */
 export function describeSandboxEngineDown(engine: Engine): void {
@@ -112,10 +113,13 @@ export function describeSandboxEngineDown(engine: Engine): void {
           absent.logs.lines
             .filter((line) => line.includes('the sandbox could not start'))
             .map((line) => JSON.parse(line) as Record<string, unknown>);
-        // The waits double (100, 200, 400 ms, …): attempt 8 comes about 13 s after the first.
-        for (let waited = 0; failedStarts().length < 4 && waited < 1200; waited += 1) {
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        // The waits double (100, 200, 400 ms, …): attempt 8 comes about 13 s after the first
+        // (2400 probes: a minute on a quiet machine).
+        await waitFor(
+          () => (failedStarts().length >= 4 ? true : undefined),
+          'four "could not start" lines (attempts 1, 2, 4 and 8)',
+          { attempts: 2400, state: () => ({ failedStarts: failedStarts() }) },
+        );
         const [first, ...later] = failedStarts();
         expect(first).toHaveProperty('err');
         expect(later.slice(0, 3).map((line) => [line['attempts'], line['nextLogAtAttempt']])).toEqual([

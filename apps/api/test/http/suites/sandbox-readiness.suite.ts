@@ -3,6 +3,7 @@ import type { Engine } from '../../support/engines';
 import { createLocalUser, issueUserKey, type IssuedKey } from '../../support/fixtures';
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
 import { startTestApi, type TestApi } from '../../support/test-api';
+import { waitFor } from '../../support/wait-for';
 
 const missingBase = 'agentdesk-no-such-base:missing';
 
@@ -42,13 +43,11 @@ export function describeSandboxReadiness(engine: Engine): void {
 
     it('reports the sandbox not ready with the reason, and records one failed build across the retries', async () => {
       // Attempt 4 is logged (1, 2, 4, 8, …): by then three retries failed the same way.
-      for (
-        let polls = 0;
-        polls < 1200 && !failedStarts().some((line) => line['attempts'] === 4);
-        polls += 1
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor(
+        () => (failedStarts().some((line) => line['attempts'] === 4) ? true : undefined),
+        'the sandbox start’s fourth attempt to be logged as failed',
+        { attempts: 1200, state: () => ({ failedStarts: failedStarts() }) },
+      );
       const logged = failedStarts();
       expect(logged.map((line) => line['attempts'] ?? 1)).toEqual([1, 2, 4]);
       // The waits double from the configured one.

@@ -8,6 +8,7 @@ import { createLocalUser, createSession, issueUserKey, type IssuedKey } from '..
 import { sandboxTestEnvironment } from '../../support/sandbox-environment';
 import { startTestApi, type TestApi } from '../../support/test-api';
 import { sendTurnOverHttp } from '../../support/turn-over-http';
+import { waitFor } from '../../support/wait-for';
 
 interface MessageJson {
   role: string;
@@ -201,11 +202,18 @@ export function describeSandboxTurns(engine: Engine): void {
     });
 
     it('renews the turn lease while a long tool runs: the sweep never interrupts it, and the turn goes on', async () => {
+      // The command runs until the test lets it end (a file it waits for), however slow the machine.
       test.emulator.script(
         {
           kind: 'tool-calls',
           toolCalls: [
-            { id: 'call_long', name: 'run_command', arguments: { command: 'sleep 3; echo slept' } },
+            {
+              id: 'call_long',
+              name: 'run_command',
+              arguments: {
+                command: 'touch started; until [ -e release ]; do sleep 0.1; done; echo slept',
+              },
+            },
           ],
         },
         { kind: 'text', text: 'Done waiting.' },
@@ -219,22 +227,35 @@ export function describeSandboxTurns(engine: Engine): void {
         return row.active_turn_expires_at === null ? null : Number(row.active_turn_expires_at);
       };
       const sweeper = test.api.app.get(TurnLeaseSweeper);
+      const sandbox = test.api.app.get(SandboxRuntime).service!.forSession(session.id);
       const turn = send('Wait a while');
-      for (let waited = 0; test.emulator.requests.length < 1 && waited < 100; waited += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      // While the command sleeps, the lease's clock runs 3 leases ahead (600 ms steps, below one
-      // lease each): only renewals during the tool keep the lease ahead of it.
+      await waitFor(
+        async () =>
+          (await sandbox.exec({ command: 'test -e started && echo yes || true' })).stdout.text === 'yes\n'
+            ? true
+            : undefined,
+        'the long command to start',
+        { state: () => ({ modelRequests: test.emulator.requests.length }) },
+      );
+      // While the command runs, the lease's clock runs 3 leases ahead (600 ms steps, below one
+      // lease each): only renewals during the tool keep the lease ahead of it. Each step waits for
+      // the heartbeat (a real timer) to have renewed the lease at the clock's current time.
       const clock = test.database.clock;
       const startedAt = clock.now();
       for (let step = 0; step < 5; step += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 400));
+        const renewedBy = clock.now() + 1_000;
+        await waitFor(
+          async () => (((await expiresAt()) ?? 0) >= renewedBy ? true : undefined),
+          `the heartbeat to renew the lease (step ${step})`,
+          { state: async () => ({ expiresAt: await expiresAt(), clockNow: clock.now(), renewedBy }) },
+        );
         clock.advance(600);
         await sweeper.sweep();
       }
       expect(clock.now() - startedAt).toBe(3_000);
       expect(await expiresAt()).toBeGreaterThan(clock.now());
       expect(test.logs.text()).not.toContain('marked turns whose lease expired as interrupted');
+      await sandbox.exec({ command: 'touch release' });
 
       const response = await turn;
       expect(response.json()).toMatchObject({ status: 'complete' });
@@ -251,7 +272,9 @@ export function describeSandboxTurns(engine: Engine): void {
           {
             id: 'call_forever',
             name: 'run_command',
-            arguments: { command: '(sleep 304 &); echo begun; sleep 305', timeout_seconds: 60 },
+            // Its timeout (the longest allowed, 600 s) is past the test's own: only the hang-up
+            // can end it while the test waits.
+            arguments: { command: '(sleep 304 &); echo begun; sleep 305', timeout_seconds: 600 },
           },
         ],
       });
@@ -260,17 +283,19 @@ export function describeSandboxTurns(engine: Engine): void {
       const service = test.api.app.get(SandboxRuntime).service!;
       const processes = async () =>
         (await service.forSession(session.id).exec({ command: 'ps -o args' })).stdout.text;
-      for (let waited = 0; !/sleep 305/.test(await processes()) && waited < 100; waited += 1)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await processes()).toMatch(/sleep 305/);
+      let seen = '';
+      await waitFor(
+        async () => (/sleep 305/.test((seen = await processes())) ? true : undefined),
+        'the command to be running in the sandbox',
+        { state: () => ({ processes: seen }) },
+      );
       await turn.hangUp();
-      let left = await processes();
-      for (let waited = 0; /sleep 30[45]/.test(left) && waited < 100; waited += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        left = await processes();
-      }
-      // Gone within seconds, not at the 60 s timeout.
-      expect(left).not.toMatch(/sleep 30[45]/);
+      // Killed by the hang-up, with its children.
+      await waitFor(
+        async () => (/sleep 30[45]/.test((seen = await processes())) ? undefined : true),
+        'the hang-up to kill the command and its children',
+        { state: () => ({ processes: seen }) },
+      );
       // The turn ends once it has recorded the cancelled command: its lease is released then (the
       // tool's message does not exist, pending or not, until its result is written).
       const leaseHeld = async () =>
@@ -281,9 +306,11 @@ export function describeSandboxTurns(engine: Engine): void {
             .where('id', '=', session.id)
             .executeTakeFirstOrThrow()
         ).active_turn_expires_at !== null;
-      for (let waited = 0; (await leaseHeld()) && waited < 200; waited += 1)
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await leaseHeld()).toBe(false);
+      await waitFor(async () => ((await leaseHeld()) ? undefined : true), 'the turn to release its lease', {
+        state: async () => ({
+          transcript: (await transcript()).map((message) => [message.role, message.status]),
+        }),
+      });
       const messages = await transcript();
       expect(messages.some((message) => message.status === 'pending')).toBe(false);
       expect(toolText(messages, 'call_forever')).toContain('run_command: cancelled:');
