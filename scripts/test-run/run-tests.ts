@@ -15,10 +15,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:f
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  formatFailedTests,
   formatTimingTable,
   nxTaskTimings,
+  playwrightFailedTests,
   playwrightFileTimings,
+  vitestFailedTests,
   vitestFileTimings,
+  type FailedTest,
   type FileTiming,
   type TaskTiming,
 } from './timing-table';
@@ -68,28 +72,38 @@ function readJson(file: string): unknown {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
+interface RunReports {
+  readonly files: FileTiming[];
+  readonly tasks: TaskTiming[];
+  readonly failed: FailedTest[];
+}
+
 /** Whatever reports the run left (a project that crashed leaves none); a broken one is named, not fatal. */
-function collectTimings(runStartedMs: number): { files: FileTiming[]; tasks: TaskTiming[] } {
-  const files: FileTiming[] = [];
-  const tasks: TaskTiming[] = [];
-  if (!existsSync(timingsDirectory)) return { files, tasks };
+function collectReports(runStartedMs: number): RunReports {
+  const reports: RunReports = { files: [], tasks: [], failed: [] };
+  if (!existsSync(timingsDirectory)) return reports;
   for (const name of readdirSync(timingsDirectory).sort()) {
     const file = join(timingsDirectory, name);
     try {
-      if (name.startsWith('nx-')) tasks.push(...nxTaskTimings(readJson(file), runStartedMs));
-      else if (name.endsWith('.vitest.json'))
-        files.push(...vitestFileTimings(name.slice(0, -'.vitest.json'.length), workspace, readJson(file)));
-      else if (name.endsWith('.playwright.json'))
-        files.push(
-          ...playwrightFileTimings(name.slice(0, -'.playwright.json'.length), workspace, readJson(file)),
-        );
+      if (name.startsWith('nx-')) reports.tasks.push(...nxTaskTimings(readJson(file), runStartedMs));
+      else if (name.endsWith('.vitest.json')) {
+        const project = name.slice(0, -'.vitest.json'.length);
+        const report = readJson(file);
+        reports.files.push(...vitestFileTimings(project, workspace, report));
+        reports.failed.push(...vitestFailedTests(project, workspace, report));
+      } else if (name.endsWith('.playwright.json')) {
+        const project = name.slice(0, -'.playwright.json'.length);
+        const report = readJson(file);
+        reports.files.push(...playwrightFileTimings(project, workspace, report));
+        reports.failed.push(...playwrightFailedTests(project, workspace, report));
+      }
     } catch (error) {
       console.error(
         `npm test: the timing report ${relative(workspace, file)} could not be read: ${String(error)}`,
       );
     }
   }
-  return { files, tasks };
+  return reports;
 }
 
 async function main(): Promise<void> {
@@ -97,11 +111,15 @@ async function main(): Promise<void> {
   mkdirSync(timingsDirectory, { recursive: true });
   const runStartedMs = Date.now();
   const codes = await Promise.all(lanes.map(runLane));
-  const { files, tasks } = collectTimings(runStartedMs);
+  const { files, tasks, failed } = collectReports(runStartedMs);
   console.log(`\n${formatTimingTable(files, tasks, { wallSeconds: (Date.now() - runStartedMs) / 1_000 })}`);
+  // Last, so a log cut to its tail (CI keeps the end) still says which tests failed and why.
+  if (failed.length > 0) console.error(`\n${formatFailedTests(failed)}`);
   const failedLanes = lanes.filter((_, index) => codes[index] !== 0).map((lane) => lane.name);
   if (failedLanes.length > 0) {
-    console.error(`\nnpm test: failed (${failedLanes.join(' and ')} lane): see the failed tasks above.`);
+    console.error(
+      `\nnpm test: failed (${failedLanes.join(' and ')} lane): the failed tests are listed above, the tasks' whole output before the table.`,
+    );
     process.exitCode = 1;
   }
 }

@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  formatFailedTests,
   formatTimingTable,
   nxTaskTimings,
+  playwrightFailedTests,
   playwrightFileTimings,
+  vitestFailedTests,
   vitestFileTimings,
   type FileTiming,
 } from './timing-table';
@@ -119,5 +122,120 @@ describe('test timing reports', () => {
         },
       ),
     );
+  });
+
+  it('lists a vitest report’s failed tests with their errors, and a file that failed before its tests', () => {
+    const report = {
+      testResults: [
+        {
+          name: '/work/repo/libs/compressor/src/a.spec.ts',
+          startTime: 0,
+          endTime: 1,
+          status: 'failed',
+          message: '',
+          assertionResults: [
+            { fullName: 'compressor keeps the budget', status: 'passed', failureMessages: [] },
+            {
+              fullName: 'compressor times out',
+              status: 'failed',
+              failureMessages: ['AssertionError: expected 0 to be 1\n    at a.spec.ts:3:4'],
+            },
+          ],
+        },
+        {
+          name: '/work/repo/libs/compressor/src/b.spec.ts',
+          startTime: 0,
+          endTime: 1,
+          status: 'failed',
+          message: 'Failed to load url ./missing',
+          assertionResults: [],
+        },
+        { name: '/work/repo/libs/compressor/src/c.spec.ts', startTime: 0, endTime: 1, status: 'passed' },
+      ],
+    };
+    expect(vitestFailedTests('compressor', workspace, report)).toEqual([
+      {
+        project: 'compressor',
+        file: 'libs/compressor/src/a.spec.ts',
+        test: 'compressor times out',
+        message: 'AssertionError: expected 0 to be 1\n    at a.spec.ts:3:4',
+      },
+      {
+        project: 'compressor',
+        file: 'libs/compressor/src/b.spec.ts',
+        test: '',
+        message: 'Failed to load url ./missing',
+      },
+    ]);
+  });
+
+  it('lists Playwright’s tests that failed every try, not those that passed on a retry', () => {
+    const report = {
+      config: { rootDir: '/work/repo/apps/console/e2e' },
+      suites: [
+        {
+          title: 'qa.e2e.ts',
+          file: 'qa.e2e.ts',
+          specs: [],
+          suites: [
+            {
+              title: 'QA suites',
+              file: 'qa.e2e.ts',
+              specs: [
+                {
+                  title: 'runs a suite',
+                  tests: [
+                    {
+                      status: 'unexpected',
+                      results: [
+                        { duration: 5, status: 'failed', error: { message: 'first try' } },
+                        { duration: 5, status: 'failed', error: { message: 'locator timed out' } },
+                      ],
+                    },
+                  ],
+                },
+                {
+                  title: 'imports a suite',
+                  tests: [{ status: 'flaky', results: [{ duration: 5, status: 'failed' }, { duration: 5 }] }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    expect(playwrightFailedTests('console', workspace, report)).toEqual([
+      {
+        project: 'console',
+        file: 'apps/console/e2e/qa.e2e.ts',
+        test: 'QA suites > runs a suite',
+        message: 'locator timed out',
+      },
+    ]);
+  });
+
+  it('prints each failure’s file, name and first error lines, without colours or the runner’s frames', () => {
+    const text = formatFailedTests(
+      [
+        {
+          project: 'api',
+          file: 'apps/api/test/x.spec.ts',
+          test: 'x ends',
+          message:
+            '\u001b[31mError: timed out\u001b[39m\n    at file:///w/node_modules/@vitest/runner/x.js:1:1\nline 2\nline 3\nline 4',
+        },
+        { project: 'storage', file: 'libs/storage/src/y.spec.ts', test: '', message: 'import failed' },
+      ],
+      { lines: 2 },
+    );
+    expect(text.split('\n')).toEqual([
+      'Failed tests (2)',
+      '✗ api  apps/api/test/x.spec.ts  >  x ends',
+      '    Error: timed out',
+      '    line 2',
+      '    …',
+      '✗ storage  libs/storage/src/y.spec.ts',
+      '    import failed',
+    ]);
   });
 });

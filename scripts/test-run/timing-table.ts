@@ -19,8 +19,34 @@ export interface TaskTiming {
   readonly status: string;
 }
 
+/** A test that failed, with the start of its error: CI keeps only the end of a run's output. */
+export interface FailedTest {
+  readonly project: string;
+  readonly file: string;
+  /** The test's full name; empty when the file itself failed (an import error, a failed hook). */
+  readonly test: string;
+  readonly message: string;
+}
+
 const vitestReport = z.object({
-  testResults: z.array(z.object({ name: z.string(), startTime: z.number(), endTime: z.number() })),
+  testResults: z.array(
+    z.object({
+      name: z.string(),
+      startTime: z.number(),
+      endTime: z.number(),
+      status: z.string().optional(),
+      message: z.string().optional(),
+      assertionResults: z
+        .array(
+          z.object({
+            fullName: z.string(),
+            status: z.string(),
+            failureMessages: z.array(z.string()).nullish(),
+          }),
+        )
+        .optional(),
+    }),
+  ),
 });
 
 /** Vitest's JSON report (`--reporter=json`): each file's start and end. */
@@ -32,11 +58,40 @@ export function vitestFileTimings(project: string, workspace: string, report: un
   }));
 }
 
+/** The failed tests of a vitest JSON report, and files that failed before any test ran. */
+export function vitestFailedTests(project: string, workspace: string, report: unknown): FailedTest[] {
+  return vitestReport.parse(report).testResults.flatMap((result) => {
+    const file = relative(workspace, result.name);
+    const tests = (result.assertionResults ?? [])
+      .filter((assertion) => assertion.status === 'failed')
+      .map((assertion) => ({
+        project,
+        file,
+        test: assertion.fullName,
+        message: (assertion.failureMessages ?? []).join('\n'),
+      }));
+    if (tests.length === 0 && result.status === 'failed')
+      return [{ project, file, test: '', message: result.message ?? '' }];
+    return tests;
+  });
+}
+
+interface PlaywrightResult {
+  readonly duration: number;
+  readonly status?: string | undefined;
+  readonly error?: { readonly message?: string | undefined } | undefined;
+}
+
 interface PlaywrightSuite {
+  readonly title?: string | undefined;
   readonly file?: string | undefined;
   readonly specs?:
     | ReadonlyArray<{
-        readonly tests: ReadonlyArray<{ readonly results: ReadonlyArray<{ readonly duration: number }> }>;
+        readonly title?: string | undefined;
+        readonly tests: ReadonlyArray<{
+          readonly status?: string | undefined;
+          readonly results: readonly PlaywrightResult[];
+        }>;
       }>
     | undefined;
   readonly suites?: readonly PlaywrightSuite[] | undefined;
@@ -44,9 +99,26 @@ interface PlaywrightSuite {
 
 const playwrightSuite: z.ZodType<PlaywrightSuite> = z.lazy(() =>
   z.object({
+    title: z.string().optional(),
     file: z.string().optional(),
     specs: z
-      .array(z.object({ tests: z.array(z.object({ results: z.array(z.object({ duration: z.number() })) })) }))
+      .array(
+        z.object({
+          title: z.string().optional(),
+          tests: z.array(
+            z.object({
+              status: z.string().optional(),
+              results: z.array(
+                z.object({
+                  duration: z.number(),
+                  status: z.string().optional(),
+                  error: z.object({ message: z.string().optional() }).optional(),
+                }),
+              ),
+            }),
+          ),
+        }),
+      )
       .optional(),
     suites: z.array(playwrightSuite).optional(),
   }),
@@ -76,6 +148,28 @@ export function playwrightFileTimings(project: string, workspace: string, report
     file: relative(workspace, `${config.rootDir}/${suite.file ?? '(unnamed)'}`),
     seconds: playwrightMilliseconds(suite) / 1_000,
   }));
+}
+
+/** Playwright's tests that failed on every try (`unexpected`; a `flaky` test passed on a retry). */
+export function playwrightFailedTests(project: string, workspace: string, report: unknown): FailedTest[] {
+  const { config, suites } = playwrightReport.parse(report);
+  const failed: FailedTest[] = [];
+  const visit = (suite: PlaywrightSuite, file: string, titles: readonly string[]) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected') continue;
+        failed.push({
+          project,
+          file,
+          test: [...titles, spec.title ?? ''].join(' > '),
+          message: test.results.at(-1)?.error?.message ?? '',
+        });
+      }
+    for (const child of suite.suites ?? []) visit(child, file, [...titles, child.title ?? '']);
+  };
+  for (const suite of suites)
+    visit(suite, relative(workspace, `${config.rootDir}/${suite.file ?? '(unnamed)'}`), []);
+  return failed;
 }
 
 const nxProfile = z.array(
@@ -153,4 +247,28 @@ export function formatTimingTable(
   }
   lines.push('', `Whole run: ${options.wallSeconds.toFixed(1)} s`);
   return lines.join('\n');
+}
+
+/**
+ * Drops terminal colours and the test runner's own stack frames, and keeps an error's first lines:
+ * the rest is in the run's output above.
+ */
+function firstLines(message: string, count: number): string[] {
+  const lines = message
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((line) => !/^\s+at .*node_modules/.test(line));
+  return lines.length > count ? [...lines.slice(0, count), '…'] : lines;
+}
+
+/** The list printed after the table when tests failed: each one's file, name and first error lines. */
+export function formatFailedTests(failed: readonly FailedTest[], options: { readonly lines?: number } = {}) {
+  const blocks = failed.map((failure) =>
+    [
+      `✗ ${failure.project}  ${failure.file}${failure.test === '' ? '' : `  >  ${failure.test}`}`,
+      ...firstLines(failure.message, options.lines ?? 8).map((line) => `    ${line}`),
+    ].join('\n'),
+  );
+  return [`Failed tests (${failed.length})`, ...blocks].join('\n');
 }

@@ -112,6 +112,10 @@ function referencesOf(entries: readonly RemovedEntry[]): StoredReference[] {
   );
 }
 
+function abortMessage(reason: unknown): string {
+  return reason instanceof Error ? reason.message : 'the caller aborted the compression';
+}
+
 /** Tokens kept free where the heading, the summary and the references meet. */
 const SUMMARY_SEAM_TOKENS = 4;
 
@@ -138,11 +142,22 @@ async function summarize(
     return { report: { status: 'budget-too-small', maxTokens: Math.max(0, maxTokens) }, removed };
   }
 
+  if (policy.signal?.aborted === true) {
+    // The caller gave up while the originals were stored: no model call is started for nobody
+    // (and a summarizer need not notice a signal that was aborted before it was handed over).
+    return {
+      report: { status: 'aborted', error: abortMessage(policy.signal.reason), maxTokens, durationMs: 0 },
+      removed,
+    };
+  }
   const started = performance.now();
   const controller = new AbortController();
-  const onCallerAbort = (): void => controller.abort(policy.signal?.reason);
-  if (policy.signal?.aborted === true) controller.abort(policy.signal.reason);
-  else policy.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let callerAborted = false;
+  const onCallerAbort = (): void => {
+    callerAborted = true;
+    controller.abort(policy.signal?.reason);
+  };
+  policy.signal?.addEventListener('abort', onCallerAbort, { once: true });
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   // The race makes the timeout hold even for a summarizer that ignores its signal.
@@ -161,7 +176,7 @@ async function summarize(
       timeout,
     ]);
   } catch (error) {
-    const status = timedOut ? 'timed-out' : policy.signal?.aborted === true ? 'aborted' : 'failed';
+    const status = timedOut ? 'timed-out' : callerAborted ? 'aborted' : 'failed';
     const message = error instanceof Error ? error.message : String(error);
     return { report: { status, error: message, maxTokens, durationMs: elapsed() }, removed };
   } finally {

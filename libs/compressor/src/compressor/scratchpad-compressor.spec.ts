@@ -251,13 +251,38 @@ describe('ScratchpadCompressor — summarizer failures fall back to deterministi
     expect(messages.slice(-2)).toEqual(newest);
   });
 
-  it('aborts the summary when the caller aborts', async () => {
+  it('aborts the summary when the caller aborts while it runs', async () => {
     const controller = new AbortController();
-    const subject = compressor({ summarizer: fakeSummarizers.abortable() });
-    const pending = subject.compress({ entries, budgetTokens: 1500, signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
-    const { event, messages } = await pending;
+    const subject = compressor({ summarizer: fakeSummarizers.abortable(() => controller.abort()) });
+    const { event, messages } = await subject.compress({
+      entries,
+      budgetTokens: 1500,
+      signal: controller.signal,
+    });
     expect(event.summarizer.status).toBe('aborted');
+    expect(event.method).toBe('truncation');
+    expect(messages.slice(-2)).toEqual(newest);
+  });
+
+  it('starts no summary once the caller has aborted, even with a summarizer deaf to its signal', async () => {
+    // A caller may give up while the originals are being stored, before the summary starts: the
+    // summarizer is then never called (one that ignored the aborted signal would hang until the
+    // summary's timeout).
+    const controller = new AbortController();
+    controller.abort(new Error('the user closed the session'));
+    let calls = 0;
+    const deaf = fakeSummarizers.hanging();
+    const subject = compressor({
+      summarizer: { summarize: (...args) => ((calls += 1), deaf.summarize(...args)) },
+    });
+    const { event, messages } = await subject.compress({
+      entries,
+      budgetTokens: 1500,
+      signal: controller.signal,
+    });
+    expect(calls).toBe(0);
+    expect(event.summarizer).toMatchObject({ status: 'aborted', error: 'the user closed the session' });
+    expect(event.method).toBe('truncation');
     expect(messages.slice(-2)).toEqual(newest);
   });
 

@@ -129,7 +129,11 @@ describe.each(['openai', 'anthropic', 'gemini'] as const)('createModelSummarizer
       entries: [...older, ...newest],
       budgetTokens: 1500,
     });
-    expect(emulator.requests.filter((request) => request.provider === provider)).toHaveLength(1);
+    // One attempt, never a retry after the timeout. On a loaded machine the timeout can fire before
+    // the request is written, and its abort then cancels it: zero requests is a timeout too.
+    expect(emulator.requests.filter((request) => request.provider === provider).length).toBeLessThanOrEqual(
+      1,
+    );
     expect(event.summarizer.status).toBe('timed-out');
     expect(event.summarizer.error).toBe('the summary took longer than 300 ms');
     expect(event.method).toBe('truncation');

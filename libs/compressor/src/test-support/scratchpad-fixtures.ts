@@ -54,11 +54,13 @@ export const fakeSummarizers = {
   }),
   /** Never settles and ignores its signal: only the compressor's own timeout can end it. */
   hanging: (): Summarizer => ({ summarize: () => new Promise<string>(() => undefined) }),
-  /** Settles only when aborted. */
-  abortable: (): Summarizer => ({
+  /** Settles only when aborted; `onStart` runs as the summary starts (a test aborts from there). */
+  abortable: (onStart: () => void = () => undefined): Summarizer => ({
     summarize: (_entries, options) =>
       new Promise<string>((_resolve, reject) => {
+        if (options.signal.aborted) return reject(new Error('aborted'));
         options.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+        onStart();
       }),
   }),
   /** Ignores maxTokens. */
