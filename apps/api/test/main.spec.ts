@@ -5,16 +5,24 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createRepositories, openDatabase } from '@agentdesk/storage';
 import { testPostgresUrl } from '@agentdesk/storage/testing';
 import { generateApiKey } from '../src/core/api-key-format';
 
 const workspace = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const main = join(workspace, 'apps/api/src/main.ts');
-const npmStart = join(workspace, 'scripts/start.ts');
-const adminKeyScript = join(workspace, 'scripts/admin-key.ts');
-// A test that spawns the server several times (each start loads the whole app through tsx).
+/**
+ * How a test starts a program: `node` with its arguments. The API's start-up paths run from the
+ * bundle of this run (`node <bundle>`, what production runs: the same main.ts, compiled once);
+ * the first test starts main.ts through tsx as a developer does, and the scripts run through tsx.
+ */
+type Entry = readonly string[];
+const tsx = (script: string): Entry => ['--import', 'tsx', join(workspace, script)];
+const main: Entry = ['--enable-source-maps', inject('apiBundle')];
+const mainWithTsx = tsx('apps/api/src/main.ts');
+const npmStart = tsx('scripts/start.ts');
+const adminKeyScript = tsx('scripts/admin-key.ts');
+// A test that spawns processes several times (a tsx start compiles the app again each time).
 const severalStartsTimeoutMs = 300_000;
 const keyPattern = /adk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}/g;
 
@@ -27,13 +35,13 @@ interface Run {
   readonly stderr: string;
 }
 
-/** Runs a TypeScript entry point with tsx from the workspace root until it exits. */
-function runScript(script: string, environment: Record<string, string>, args: string[] = []): Promise<Run> {
+/** Runs a program from the workspace root until it exits. */
+function runScript(script: Entry, environment: Record<string, string>, args: string[] = []): Promise<Run> {
   return runUntil(script, environment, args, () => false);
 }
 
-/** Runs `tsx apps/api/src/main.ts` from the workspace root until it prints its URL (then stops it) or exits. */
-function runMain(environment: Record<string, string>, script: string = main): Promise<Run> {
+/** Runs the API from the workspace root until it prints its URL (then stops it) or exits. */
+function runMain(environment: Record<string, string>, script: Entry = main): Promise<Run> {
   return runUntil(
     script,
     environment,
@@ -45,13 +53,13 @@ function runMain(environment: Record<string, string>, script: string = main): Pr
 }
 
 function runUntil(
-  script: string,
+  script: Entry,
   environment: Record<string, string>,
   args: string[],
   done: (stdout: string) => boolean,
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...script, ...args], {
       cwd: workspace,
       env: {
         PATH: process.env['PATH'] ?? '',
@@ -62,7 +70,7 @@ function runUntil(
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    // No kill timer: on a loaded machine a tsx start takes as long as it takes, and the test's
+    // No kill timer: on a loaded machine a start takes as long as it takes, and the test's
     // timeout bounds a hang; a child still running when its test ends is killed in afterEach.
     running.add(child);
     let stdout = '';
@@ -80,7 +88,7 @@ function runUntil(
   });
 }
 
-/** A running `main.ts` to send requests to. */
+/** A running API to send requests to. */
 interface RunningMain {
   readonly url: string;
   stop(): Promise<void>;
@@ -88,7 +96,7 @@ interface RunningMain {
 
 function startMain(environment: Record<string, string>): Promise<RunningMain> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    const child = spawn(process.execPath, [...main], {
       cwd: workspace,
       env: {
         PATH: process.env['PATH'] ?? '',
@@ -155,7 +163,7 @@ function expectOneLineFailure(run: Run, expected: RegExp): void {
   expect(run.stdout).not.toContain('listening on');
 }
 
-describe('main.ts (npx tsx apps/api/src/main.ts)', () => {
+describe('main.ts: the API’s start-up', () => {
   let folder: string;
   beforeEach(async () => {
     folder = await mkdtemp(join(tmpdir(), 'agentdesk-main-'));
@@ -168,7 +176,8 @@ describe('main.ts (npx tsx apps/api/src/main.ts)', () => {
 
   it('prints its URL and, on the first start only, the admin key (never into a log line)', async () => {
     const environment = { DATABASE_URL: `sqlite:${join(folder, 'data', 'agentdesk.db')}` };
-    const first = await runMain(environment);
+    // A developer's start (npx tsx apps/api/src/main.ts), then the bundle on the same database.
+    const first = await runMain(environment, mainWithTsx);
     expect(first.stdout).toMatch(/AgentDesk API listening on http:\/\/127\.0\.0\.1:\d+/);
     const printed = first.stdout.match(keyPattern) ?? [];
     expect(new Set(printed).size).toBe(1);
