@@ -35,15 +35,8 @@ function newestSourceTime(): number {
   return newest;
 }
 
-/**
- * The build is current when it was written after the newest source change. Its ctime, not only
- * its mtime: Nx restores a cached build keeping the files' old mtimes, and a fresh clone's sources
- * are newer than those — a rebuild there replaced `.next` under the console's own tests.
- */
 function buildIsCurrent(): boolean {
-  if (!existsSync(buildMarker)) return false;
-  const built = statSync(buildMarker);
-  return Math.max(built.mtimeMs, built.ctimeMs) >= newestSourceTime();
+  return existsSync(buildMarker) && statSync(buildMarker).mtimeMs >= newestSourceTime();
 }
 
 const environment = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
