@@ -78,6 +78,12 @@ interface RunReports {
   readonly failed: FailedTest[];
 }
 
+/** The test runners' JSON reports in the timings folder (`<project><suffix>`), and how to read each. */
+const testReports = [
+  { suffix: '.vitest.json', timings: vitestFileTimings, failures: vitestFailedTests },
+  { suffix: '.playwright.json', timings: playwrightFileTimings, failures: playwrightFailedTests },
+] as const;
+
 /** Whatever reports the run left (a project that crashed leaves none); a broken one is named, not fatal. */
 function collectReports(runStartedMs: number): RunReports {
   const reports: RunReports = { files: [], tasks: [], failed: [] };
@@ -85,18 +91,16 @@ function collectReports(runStartedMs: number): RunReports {
   for (const name of readdirSync(timingsDirectory).sort()) {
     const file = join(timingsDirectory, name);
     try {
-      if (name.startsWith('nx-')) reports.tasks.push(...nxTaskTimings(readJson(file), runStartedMs));
-      else if (name.endsWith('.vitest.json')) {
-        const project = name.slice(0, -'.vitest.json'.length);
-        const report = readJson(file);
-        reports.files.push(...vitestFileTimings(project, workspace, report));
-        reports.failed.push(...vitestFailedTests(project, workspace, report));
-      } else if (name.endsWith('.playwright.json')) {
-        const project = name.slice(0, -'.playwright.json'.length);
-        const report = readJson(file);
-        reports.files.push(...playwrightFileTimings(project, workspace, report));
-        reports.failed.push(...playwrightFailedTests(project, workspace, report));
+      if (name.startsWith('nx-')) {
+        reports.tasks.push(...nxTaskTimings(readJson(file), runStartedMs));
+        continue;
       }
+      const reader = testReports.find((candidate) => name.endsWith(candidate.suffix));
+      if (reader === undefined) continue;
+      const project = name.slice(0, -reader.suffix.length);
+      const report = readJson(file);
+      reports.files.push(...reader.timings(project, workspace, report));
+      reports.failed.push(...reader.failures(project, workspace, report));
     } catch (error) {
       console.error(
         `npm test: the timing report ${relative(workspace, file)} could not be read: ${String(error)}`,

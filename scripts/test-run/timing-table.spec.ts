@@ -12,6 +12,11 @@ import {
 } from './timing-table';
 
 const workspace = '/work/repo';
+/** A Playwright JSON report of the console's e2e folder with these top-level (file) suites. */
+const consoleE2eReport = (suites: unknown[]) => ({
+  config: { rootDir: `${workspace}/apps/console/e2e` },
+  suites,
+});
 
 describe('test timing reports', () => {
   it('reads each file of a vitest JSON report: its path in the workspace and its seconds', () => {
@@ -41,24 +46,21 @@ describe('test timing reports', () => {
   });
 
   it('sums a Playwright file’s tests, nested describes and retries included', () => {
-    const report = {
-      config: { rootDir: '/work/repo/apps/console/e2e' },
-      suites: [
-        {
-          title: 'console.e2e.ts',
-          file: 'console.e2e.ts',
-          specs: [{ tests: [{ results: [{ duration: 1_000 }, { duration: 500 }] }] }],
-          suites: [
-            {
-              title: 'sessions',
-              file: 'console.e2e.ts',
-              specs: [{ tests: [{ results: [{ duration: 250 }] }] }],
-            },
-          ],
-        },
-        { title: 'usage.e2e.ts', file: 'usage.e2e.ts', specs: [] },
-      ],
-    };
+    const report = consoleE2eReport([
+      {
+        title: 'console.e2e.ts',
+        file: 'console.e2e.ts',
+        specs: [{ tests: [{ results: [{ duration: 1_000 }, { duration: 500 }] }] }],
+        suites: [
+          {
+            title: 'sessions',
+            file: 'console.e2e.ts',
+            specs: [{ tests: [{ results: [{ duration: 250 }] }] }],
+          },
+        ],
+      },
+      { title: 'usage.e2e.ts', file: 'usage.e2e.ts', specs: [] },
+    ]);
     expect(playwrightFileTimings('console', workspace, report)).toEqual([
       { project: 'console', file: 'apps/console/e2e/console.e2e.ts', seconds: 1.75 },
       { project: 'console', file: 'apps/console/e2e/usage.e2e.ts', seconds: 0 },
@@ -170,40 +172,37 @@ describe('test timing reports', () => {
   });
 
   it('lists Playwright’s tests that failed every try, not those that passed on a retry', () => {
-    const report = {
-      config: { rootDir: '/work/repo/apps/console/e2e' },
-      suites: [
-        {
-          title: 'qa.e2e.ts',
-          file: 'qa.e2e.ts',
-          specs: [],
-          suites: [
-            {
-              title: 'QA suites',
-              file: 'qa.e2e.ts',
-              specs: [
-                {
-                  title: 'runs a suite',
-                  tests: [
-                    {
-                      status: 'unexpected',
-                      results: [
-                        { duration: 5, status: 'failed', error: { message: 'first try' } },
-                        { duration: 5, status: 'failed', error: { message: 'locator timed out' } },
-                      ],
-                    },
-                  ],
-                },
-                {
-                  title: 'imports a suite',
-                  tests: [{ status: 'flaky', results: [{ duration: 5, status: 'failed' }, { duration: 5 }] }],
-                },
-              ],
-            },
-          ],
-        },
-      ],
-    };
+    const report = consoleE2eReport([
+      {
+        title: 'qa.e2e.ts',
+        file: 'qa.e2e.ts',
+        specs: [],
+        suites: [
+          {
+            title: 'QA suites',
+            file: 'qa.e2e.ts',
+            specs: [
+              {
+                title: 'runs a suite',
+                tests: [
+                  {
+                    status: 'unexpected',
+                    results: [
+                      { duration: 5, status: 'failed', error: { message: 'first try' } },
+                      { duration: 5, status: 'failed', error: { message: 'locator timed out' } },
+                    ],
+                  },
+                ],
+              },
+              {
+                title: 'imports a suite',
+                tests: [{ status: 'flaky', results: [{ duration: 5, status: 'failed' }, { duration: 5 }] }],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
     expect(playwrightFailedTests('console', workspace, report)).toEqual([
       {
         project: 'console',
