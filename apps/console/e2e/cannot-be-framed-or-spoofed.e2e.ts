@@ -166,7 +166,6 @@ test.describe('a console that cannot be framed', () => {
   test('behind HTTPS (secure cookie on) pages carry HSTS and upgrade insecure requests', async ({
     request,
   }) => {
-    test.setTimeout(60_000);
     const port = await freePort();
     const secureConsole = startProcess(
       'secure console',

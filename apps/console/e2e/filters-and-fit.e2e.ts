@@ -135,8 +135,6 @@ test.describe('tables that fit', () => {
   test('at 1280 px every table shows its last column without cutting, long values included', async ({
     page,
   }) => {
-    // Eight pages, each with an accessibility scan.
-    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page, seeded().adminKey);
     for (const path of listPages) {
@@ -177,8 +175,6 @@ test.describe('tables that fit', () => {
   test('on a phone no page scrolls sideways and every row reads as a card of labelled fields', async ({
     page,
   }, testInfo) => {
-    // Eight pages, each with an accessibility scan.
-    test.setTimeout(120_000);
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, seeded().adminKey);
     for (const path of listPages) {

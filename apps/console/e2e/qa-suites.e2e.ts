@@ -212,7 +212,6 @@ async function failedAssertionMessages(
 }
 
 test.describe.serial('a QA engineer with suites', () => {
-  test.setTimeout(120_000);
   let qaKey = '';
   let suiteUrl = '';
 

@@ -101,7 +101,6 @@ test.describe('an admin on the sandbox page', () => {
   test('rebuilds the image watching the log stream, finds the pins on the image card only, and re-pins', async ({
     page,
   }, testInfo) => {
-    test.setTimeout(90_000);
     await signIn(page, seeded().adminKey);
     await page.getByRole('link', { name: 'Sandbox' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Sandbox' })).toBeVisible();

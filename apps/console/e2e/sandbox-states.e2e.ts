@@ -8,7 +8,6 @@ test.describe('the sandbox page when the API has no sandbox to show', () => {
   let disabled: AlternateStack | undefined;
   let engineDown: AlternateStack | undefined;
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
     [disabled, engineDown] = await Promise.all([
       startAlternateStack({ AGENTDESK_SANDBOX_ENABLED: 'false' }),
       startAlternateStack({

@@ -24,7 +24,6 @@ let apiUrl = '';
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
   const ports = await alternatePorts();
   apiUrl = `http://127.0.0.1:${ports.api}`;
   provider = await startIdentityProvider({

@@ -70,7 +70,6 @@ test.describe('pages answer the true HTTP status, in the console’s layout', ()
 test.describe('pages while the API is down', () => {
   let stack: AlternateStack | undefined;
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
     stack = await startAlternateStack({});
   });
   test.afterAll(async () => {
