@@ -8,7 +8,11 @@
  * others depend on them, and no project depends on the API, so it alone decided the run's length.
  * The apps' run starts with the console's build (the console's Playwright tests and `npm start`'s
  * tests in `api:test` need it), then runs the two apps' tests side by side; the libraries' run
- * goes on beside it.
+ * goes on beside it, with the workspace's lint and typecheck: one ESLint and one Prettier over the
+ * whole workspace, one TypeScript program of every server-side project (thirteen of each, every
+ * project's typecheck compiling its dependencies again, cost as much CPU as the tests they ran
+ * beside). The console's types are checked by its build (`next build` checks its tsconfig's whole
+ * program, tests included), so its `typecheck` target, for a developer without a build, is not run.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -39,7 +43,7 @@ interface Lane {
 const lanes: readonly Lane[] = [
   {
     name: 'apps',
-    args: ['run-many', '-t', 'test', 'lint', 'typecheck', '--projects=api,console', '--parallel=2'],
+    args: ['run-many', '-t', 'test', '--projects=api,console', '--parallel=2'],
   },
   {
     name: 'libs',
