@@ -11,7 +11,7 @@ import {
   waitForHttp,
   type Started,
 } from './support/processes';
-import { startSandboxEngine } from './support/sandbox-engine';
+import { startSandboxEngine, stopSandboxEngine, type SandboxEngine } from './support/sandbox-engine';
 import { seed } from './support/seed';
 import { seedTranscripts } from './support/seed-transcripts';
 
@@ -26,10 +26,12 @@ const bin = (name: string) => join(workspaceRoot, 'node_modules/.bin', name);
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const directory = mkdtempSync(join(tmpdir(), 'agentdesk-console-e2e-'));
   const started: Started[] = [];
+  let sandboxEngine: SandboxEngine | undefined;
   const teardown = async () => {
     for (const process of started.reverse()) stopProcess(process);
-    // The engine stops its daemon and deletes its folder on SIGTERM: wait so nothing is left behind.
     await Promise.all(started.map(waitForExit));
+    // Last: the API above may still have had sandbox containers on it.
+    if (sandboxEngine !== undefined) await stopSandboxEngine(sandboxEngine);
     rmSync(directory, { recursive: true, force: true });
   };
   try {
@@ -49,13 +51,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const emulatorUrl = `http://127.0.0.1:${emulatorPort}`;
 
     // A short folder of its own: the engine's unix socket path must stay under 108 bytes.
-    const sandboxEngine = await startSandboxEngine(
+    sandboxEngine = await startSandboxEngine(
       workspaceRoot,
       bin('tsx'),
       mkdtempSync('/tmp/adk-e2e-'),
       quietEnvironment,
     );
-    started.push(sandboxEngine.process);
 
     const adminKey = newAdminKey();
     const databaseUrl = `sqlite:${join(directory, 'agentdesk.db')}`;
