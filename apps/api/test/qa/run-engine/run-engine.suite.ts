@@ -217,7 +217,9 @@ export function describeRunEngine(engine: Engine): void {
     });
 
     it('after a crash, takes over cells held by a dead worker once their lease passes, and gives up a cell whose workers stopped three times', async () => {
-      const app0 = await start({ AGENTDESK_QA_CELL_LEASE_MS: '1000' });
+      // The dead workers' claims carry their own short leases; the live app's lease is long enough
+      // that a starved machine never makes it take over its own cell (which would count a claim).
+      const app0 = await start({ AGENTDESK_QA_CELL_LEASE_MS: '4000' });
       await app0.close();
       apps = [];
       const repositories = app0.api.repositories;
@@ -231,7 +233,7 @@ export function describeRunEngine(engine: Engine): void {
       for (let claim = 0; claim < 3; claim++)
         expect(await repositories.qaRuns.claimCell(run.id, 2, 0, `dead-worker-${claim}`, -1)).toBeDefined();
 
-      const app = await start({ AGENTDESK_QA_CELL_LEASE_MS: '1000' });
+      const app = await start({ AGENTDESK_QA_CELL_LEASE_MS: '4000' });
       const ended = await waitForRunEnd(app.api.repositories, run.id);
       const cells = await repositories.qaRuns.cells(run.id);
       expectCountsMatchCells(ended, cells);
