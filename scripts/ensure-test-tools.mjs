@@ -1,8 +1,8 @@
 // Installs the system tools the test suites need, once, before Nx runs projects in parallel
 // (two projects installing at the same moment would fight over apt's lock).
 // - dockerd + busybox: libs/sandbox and apps/api start private Docker engines of their own.
-// - chromium: the console's Playwright tests drive Debian's Chromium (/usr/bin/chromium); Playwright's
-//   own browser download is never used.
+// - chromium-headless-shell: the console's Playwright tests drive Debian's Chromium headless shell
+//   (/usr/bin/chromium-headless-shell); Playwright's own browser download is never used.
 // - redis-server: the multi-replica tests share rate limits and revocations through the Redis on
 //   127.0.0.1:6379 (started here, without persistence, when nothing answers there) and kill and
 //   restart private redis-servers of their own.
@@ -16,7 +16,11 @@ import { delimiter, join } from 'node:path';
 const needed = [
   { command: 'dockerd', debianPackage: 'docker.io', neededBy: 'the sandbox tests' },
   { command: 'busybox', debianPackage: 'busybox-static', neededBy: 'the sandbox tests' },
-  { command: 'chromium', debianPackage: 'chromium', neededBy: "the console's end-to-end tests" },
+  {
+    command: 'chromium-headless-shell',
+    debianPackage: 'chromium-headless-shell',
+    neededBy: "the console's end-to-end tests",
+  },
   { command: 'redis-server', debianPackage: 'redis-server', neededBy: 'the multi-replica tests' },
 ];
 
