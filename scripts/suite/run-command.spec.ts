@@ -223,7 +223,18 @@ describe('npm run suite -- run', () => {
   });
 
   it.each([
-    ['an unknown suite', ['run', 'Nope'], {}, /no suite is named "Nope"/],
+    ['an unknown suite', ['run', 'Nope'], {}, /no suite is named "Nope" \(or has that id\)/],
+    [
+      'a name that is no suite and no id (the API answers 400 to the id lookup)',
+      ['run', 'No such suite'],
+      {
+        'GET /v1/qa/suites/No%20such%20suite': [
+          400,
+          { error: { code: 'VALIDATION_FAILED', message: 'path.id: must be an id as returned by this API' } },
+        ],
+      },
+      /no suite is named "No such suite" \(or has that id\)/,
+    ],
     [
       'a refused key',
       ['run', 'Demo'],

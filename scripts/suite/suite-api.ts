@@ -39,8 +39,9 @@ export class SuiteApi {
       );
       return byId;
     } catch (error) {
-      if (error instanceof CliError && error.status === 404)
-        throw new CliError('usage', `no suite is named "${nameOrId}" or has that id`);
+      // 404: no suite has that id; 400: it is not even an id. Either way the user named no suite.
+      if (error instanceof CliError && (error.status === 404 || error.status === 400))
+        throw new CliError('usage', `no suite is named "${nameOrId}" (or has that id)`);
       throw error;
     }
   }

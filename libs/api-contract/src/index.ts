@@ -182,3 +182,4 @@ export {
   type SortDirection,
 } from './list-sorts';
 export * from './qa-suites';
+export { findTooDeep, MAX_NESTING_DEPTH, tooDeepMessage, type TooDeep } from './nesting-depth';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiKeyRoles } from './api-keys';
+import { costJsonFields } from './cost';
 import { userJsonSchema } from './users';
 
 /** The longest display name a portal may send for its end user (`X-End-User-Name`). */
@@ -15,10 +16,8 @@ export const personUsageJsonSchema = z.object({
   thinkingTokens: z.number(),
   cachedTokens: z.number(),
   modelCalls: z.number(),
-  /** Micro-dollars of the calls that had a price. */
-  costMicros: z.number(),
-  /** Calls without a price (their cost is unknown, not 0). */
-  unpricedCalls: z.number(),
+  /** Their cost as every other cost is told: unknown (null) when any call had no price, never $0. */
+  ...costJsonFields,
 });
 export type PersonUsageJson = z.infer<typeof personUsageJsonSchema>;
 

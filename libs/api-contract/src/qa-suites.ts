@@ -25,7 +25,10 @@ export const jsonPointerSchema = z
 const labelled = { label: z.string().min(1).max(200).optional() };
 
 /** A `matches` pattern is refused when saved, not found broken in every cell of a run. */
-function compiles(pattern: string, flags: string | undefined): boolean {
+function compiles(pattern: unknown, flags: unknown): boolean {
+  // Unchecked input (the check runs beside the field's own problems): a wrong type is theirs.
+  if (typeof pattern !== 'string') return true;
+  if (flags !== undefined && (typeof flags !== 'string' || !/^[imsu]*$/.test(flags))) return true;
   try {
     new RegExp(pattern, flags);
     return true;
@@ -34,8 +37,8 @@ function compiles(pattern: string, flags: string | undefined): boolean {
   }
 }
 
-function minNotAboveMax(bounds: { min?: number; max?: number }): boolean {
-  return bounds.min === undefined || bounds.max === undefined || bounds.min <= bounds.max;
+function minNotAboveMax(bounds: { min?: unknown; max?: unknown }): boolean {
+  return typeof bounds.min !== 'number' || typeof bounds.max !== 'number' || bounds.min <= bounds.max;
 }
 
 /** What a case asserts of one target's answer, beyond "valid against the case's schema" (always checked). */
@@ -66,6 +69,7 @@ export const suiteAssertionSchema = z.discriminatedUnion('kind', [
     .refine((assertion) => compiles(assertion.pattern, assertion.flags), {
       message: 'not a valid JavaScript regular expression',
       path: ['pattern'],
+      when: alwaysCheck,
     }),
   z
     .object({
@@ -76,7 +80,7 @@ export const suiteAssertionSchema = z.discriminatedUnion('kind', [
       ...labelled,
     })
     .strict()
-    .refine(minNotAboveMax, { message: '"min" is above "max"', path: ['min'] }),
+    .refine(minNotAboveMax, { message: '"min" is above "max"', path: ['min'], when: alwaysCheck }),
   z
     .object({
       kind: z.literal('length'),
@@ -86,7 +90,7 @@ export const suiteAssertionSchema = z.discriminatedUnion('kind', [
       ...labelled,
     })
     .strict()
-    .refine(minNotAboveMax, { message: '"min" is above "max"', path: ['min'] }),
+    .refine(minNotAboveMax, { message: '"min" is above "max"', path: ['min'], when: alwaysCheck }),
   z.object({ kind: z.literal('latency'), maxMs: z.number().int().positive(), ...labelled }).strict(),
   z.object({ kind: z.literal('cost'), maxUsd: z.number().positive(), ...labelled }).strict(),
   /**
@@ -126,10 +130,18 @@ export const suiteCaseSchema = z
     assertions: z.array(suiteAssertionSchema).max(100).default([]),
   })
   .strict()
-  .refine((c) => (c.prompt === undefined) !== (c.messages === undefined), {
-    message: 'a case has either "prompt" or "messages", not both and not neither',
-    path: ['prompt'],
-  });
+  .superRefine(
+    (c, context) => {
+      if (!isPlainRecord(c) || (c.prompt === undefined) !== (c.messages === undefined)) return;
+      context.addIssue({
+        code: 'custom',
+        path: ['prompt'],
+        message: 'a case has either "prompt" or "messages", not both and not neither',
+      });
+    },
+    // Beside the case's other problems, not after they are fixed (docs/QA-SUITES.md: every problem at once).
+    { when: alwaysCheck },
+  );
 export type SuiteCase = z.infer<typeof suiteCaseSchema>;
 
 /** One model a suite runs on, with its call settings. */
@@ -156,29 +168,50 @@ export const suiteDefinitionSchema = z
     cases: z.array(suiteCaseSchema).min(1).max(5_000),
   })
   .strict()
-  .superRefine((suite, context) => {
-    const seen = new Set<string>();
-    suite.cases.forEach((c, index) => {
-      if (seen.has(c.id))
-        context.addIssue({
-          code: 'custom',
-          path: ['cases', index, 'id'],
-          message: `case id "${c.id}" is used twice`,
-        });
-      seen.add(c.id);
-    });
-    const labels = new Set<string>();
-    suite.targets.forEach((target, index) => {
-      const label = target.label ?? target.model;
-      if (labels.has(label))
-        context.addIssue({
-          code: 'custom',
-          path: ['targets', index],
-          message: `target "${label}" is listed twice (give one a "label")`,
-        });
-      labels.add(label);
-    });
-  });
+  .superRefine(
+    (suite, context) => {
+      // With `alwaysCheck` this also runs on a file with other problems: read it as unchecked input.
+      const seen = new Set<string>();
+      entriesOf(suite, 'cases').forEach((c, index) => {
+        if (typeof c['id'] !== 'string') return;
+        if (seen.has(c['id']))
+          context.addIssue({
+            code: 'custom',
+            path: ['cases', index, 'id'],
+            message: `case id "${c['id']}" is used twice`,
+          });
+        seen.add(c['id']);
+      });
+      const labels = new Set<string>();
+      entriesOf(suite, 'targets').forEach((target, index) => {
+        const label = target['label'] ?? target['model'];
+        if (typeof label !== 'string') return;
+        if (labels.has(label))
+          context.addIssue({
+            code: 'custom',
+            path: ['targets', index],
+            message: `target "${label}" is listed twice (give one a "label")`,
+          });
+        labels.add(label);
+      });
+    },
+    { when: alwaysCheck },
+  );
+
+/** A refinement that runs beside the other problems of its value (zod skips it after one by default). */
+function alwaysCheck(): boolean {
+  return true;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object entries of an unchecked list field (others are the schema's problem, reported apart). */
+function entriesOf(value: unknown, field: string): Record<string, unknown>[] {
+  const list = isPlainRecord(value) ? value[field] : undefined;
+  return Array.isArray(list) ? list.map((entry: unknown) => (isPlainRecord(entry) ? entry : {})) : [];
+}
 export type SuiteDefinition = z.infer<typeof suiteDefinitionSchema>;
 export type SuiteDefinitionInput = z.input<typeof suiteDefinitionSchema>;
 

@@ -68,6 +68,7 @@ describe('openDatabase on SQLite', () => {
         '0017-search-prefixes',
         '0018-qa-suites',
         '0019-qa-key-role',
+        '0020-sqlite-unicode-keys',
       ]);
     } finally {
       await database.destroy();
@@ -98,6 +99,7 @@ describe('openDatabase on SQLite', () => {
         '0017-search-prefixes',
         '0018-qa-suites',
         '0019-qa-key-role',
+        '0020-sqlite-unicode-keys',
       ]);
     } finally {
       await database.destroy();

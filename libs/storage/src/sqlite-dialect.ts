@@ -19,6 +19,7 @@ export function createSqliteDialect(filename: string): SqliteDialect {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  database.function('lower', { deterministic: true }, lowerLikePostgres);
   return new SqliteDialect({ database: withStatementCache(database) });
 }
 
@@ -46,4 +47,28 @@ function withStatementCache(database: BetterSqlite3.Database) {
       return statement;
     },
   };
+}
+
+/**
+ * SQLite's own `lower()` folds ASCII only, PostgreSQL's (C.UTF-8) every letter, one code point at a
+ * time: on SQLite a search for "élodie" missed "Élodie". This one replaces it on every connection,
+ * so the people keys (generated columns and their indexes: migration 0020 rebuilt them), the prefix
+ * a search starts from and every other `lower()` fold as PostgreSQL does — one code point in, one
+ * out ("İ" → "i", "Σ" → "σ" wherever it stands), not JavaScript's whole-string rules.
+ */
+export function lowerLikePostgres(value: unknown): unknown {
+  if (typeof value !== 'string')
+    return typeof value === 'number' || typeof value === 'bigint' ? String(value) : value;
+  if (isAscii(value)) return value.toLowerCase();
+  let folded = '';
+  for (const character of value) {
+    const lower = character.toLowerCase();
+    folded += String.fromCodePoint(lower.codePointAt(0)!);
+  }
+  return folded;
+}
+
+function isAscii(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) if (text.charCodeAt(index) > 0x7f) return false;
+  return true;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { auditReasonQueryField } from '../shared/audit/audit-reason';
 import { sessionCreatedRangeInOrder, sessionFilters } from '../shared/sessions/session-filters';
-import { cursorSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
+import { cursorSchema, idSchema, pageSizeSchema, singleLineText, wholeNumberInRange } from '../http/inputs';
 import { MAX_MESSAGE_PAGE_SIZE, MAX_PAGE_SIZE } from '@agentdesk/storage';
 import { MAX_TOOL_RESULT_PAGE_CHARACTERS, sessionSortFields } from '@agentdesk/api-contract';
 import { sortQueryFields } from '../http/list-sort';
@@ -72,14 +72,13 @@ export const adminListUsersQuery = z
  */
 export const toolCallIdSchema = singleLineText(100).min(1, { error: 'must not be empty' });
 
+/** Ten digits: far past the end of any stored result (an offset past its end reads nothing). */
+const MAX_TOOL_RESULT_OFFSET = 9_999_999_999;
+
 /** `GET /v1/admin/sessions/:id/tool-results/:toolCallId`: which characters of the stored result to read. */
 export const adminReadToolResultQuery = z
   .object({
-    offset: z
-      .string()
-      .regex(/^\d{1,10}$/, { error: 'must be a whole number of characters from the start (0 or more)' })
-      .transform(Number)
-      .optional(),
+    offset: wholeNumberInRange(0, MAX_TOOL_RESULT_OFFSET, 'a number of characters from the start').optional(),
     limit: pageSizeSchema(MAX_TOOL_RESULT_PAGE_CHARACTERS).optional(),
     ...auditReasonQueryField,
   })

@@ -1,9 +1,11 @@
+import { costJsonOf } from '@agentdesk/api-contract';
 import type { DayRange, Person } from '@agentdesk/storage';
 import type { ExportShape } from '../shared/exports/export-stream';
 
 /**
  * A person as an export row: the directory's columns, the usage of `range` (its days in every row,
- * so a file read alone says what its numbers cover), cost in micro-dollars, times as ISO 8601.
+ * so a file read alone says what its numbers cover), cost in micro-dollars (empty when any call had
+ * no price, with the priced part beside it), times as ISO 8601.
  */
 export function personExportShape(range: DayRange): ExportShape<Person> {
   return {
@@ -26,6 +28,7 @@ export function personExportShape(range: DayRange): ExportShape<Person> {
       'cachedTokens',
       'modelCalls',
       'costMicros',
+      'pricedCostMicros',
       'unpricedCalls',
     ],
     toRecord: (person) => ({
@@ -45,8 +48,8 @@ export function personExportShape(range: DayRange): ExportShape<Person> {
       thinkingTokens: person.usage.thinkingTokens,
       cachedTokens: person.usage.cachedTokens,
       modelCalls: person.usage.modelCalls,
-      costMicros: person.usage.costMicros,
-      unpricedCalls: person.usage.unpricedCalls,
+      // As the directory answers it: empty (unknown) when any call had no price, never 0.
+      ...costJsonOf(person.usage.costMicros, person.usage.unpricedCalls),
     }),
   };
 }

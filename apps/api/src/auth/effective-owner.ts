@@ -45,20 +45,29 @@ export const Owner = (
   options: { readonly endUserNameInBody?: boolean } = {},
 ): ParameterDecorator => Caller({ mode, ...options } satisfies CallerOptions, EffectiveOwnerPipe);
 
-/** Checks who a stateless request acts for, with no query (see `EffectiveUsers.named`). */
+/** Whom a stateless request acts for, and the display name a trusted portal sent for them. */
+export interface ActingEndUser {
+  readonly user: EffectiveUser;
+  readonly displayName: string | undefined;
+}
+
+/** Checks who a stateless request acts for, and the name sent for them, with no query (see `EffectiveUsers.named`). */
 @Injectable()
-export class NamedEndUserPipe implements PipeTransform<OwnDataCaller, EffectiveUser> {
+export class NamedEndUserPipe implements PipeTransform<OwnDataCaller, ActingEndUser> {
   constructor(@Inject(EffectiveUsers) private readonly effectiveUsers: EffectiveUsers) {}
 
-  transform(caller: OwnDataCaller): EffectiveUser {
-    return this.effectiveUsers.named(caller.principal, caller.requestedUserId);
+  transform(caller: OwnDataCaller): ActingEndUser {
+    const user = this.effectiveUsers.named(caller.principal, caller.requestedUserId);
+    this.effectiveUsers.checkNameSender(user, caller.requestedUserName, caller.requestedUserNameSource);
+    return { user, displayName: caller.requestedUserName };
   }
 }
 
 /**
  * Handler parameter of a stateless route (nothing stored for the user): whom the request acts for,
- * with the same header rules and refusals as `Owner()` — but a portal naming nobody acts for
- * nobody (`none`), and a portal end user is not looked up (the usage meter does that off the request path).
+ * and the `X-End-User-Name` sent for them, with the same header rules and refusals as `Owner()` —
+ * but a portal naming nobody acts for nobody (`none`), and a portal end user is not looked up (the
+ * usage meter does that, storing the name, off the request path).
  */
 export const NamedEndUser = (): ParameterDecorator => Caller(undefined, NamedEndUserPipe);
 

@@ -43,11 +43,7 @@ export class EffectiveUsers {
     requestedUserNameSource: string = `header.${END_USER_NAME_HEADER}`,
   ): Promise<string | null> {
     const effective = this.named(principal, requestedUserId);
-    if (requestedUserName !== undefined && effective.kind !== 'portal-user')
-      throw new ApiError(
-        ApiErrorCode.ValidationFailed,
-        `${requestedUserNameSource}: only a trusted portal naming its end user in ${END_USER_HEADER} sends a name`,
-      );
+    this.checkNameSender(effective, requestedUserName, requestedUserNameSource);
     switch (effective.kind) {
       case 'user':
         return effective.userId;
@@ -81,6 +77,19 @@ export class EffectiveUsers {
     const effective = resolveEffectiveUserId(principal, requestedUserId);
     if (effective.kind === 'anonymous') this.devUserId();
     return effective;
+  }
+
+  /** Only a trusted portal naming its end user sends that user's display name: 400 otherwise. */
+  checkNameSender(
+    effective: EffectiveUser,
+    requestedUserName: string | undefined,
+    requestedUserNameSource: string = `header.${END_USER_NAME_HEADER}`,
+  ): void {
+    if (requestedUserName !== undefined && effective.kind !== 'portal-user')
+      throw new ApiError(
+        ApiErrorCode.ValidationFailed,
+        `${requestedUserNameSource}: only a trusted portal naming its end user in ${END_USER_HEADER} sends a name`,
+      );
   }
 
   private devUserId(): string {

@@ -1,4 +1,5 @@
 import { MAX_PERSON_NAME_LENGTH } from '@agentdesk/api-contract';
+import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { ApiError, ApiErrorCode } from '../errors/api-error';
 import { END_USER_NAME_HEADER } from '../http/header-names';
@@ -48,7 +49,7 @@ export const endUserNameBodyField = z
   );
 
 /**
- * The end user's display name a portal sent in `X-End-User-Name` (percent-encoded UTF-8) or, on
+ * The end user's display name a portal sent in `X-End-User-Name` (UTF-8, raw or percent-encoded) or, on
  * routes that take it (`fromBody`), in the body's `endUserName`; trimmed, or undefined when absent.
  * A repeated header, bad percent-encoding, a name `personNameProblem` refuses, or a header and a
  * body field that differ is a 400 naming the field.
@@ -70,13 +71,23 @@ export function endUserNameSent(rawHeaders: readonly string[], body?: unknown): 
 export function endUserNameOf(rawHeaders: readonly string[]): string | undefined {
   const raw = headerSentOnce(rawHeaders, END_USER_NAME_HEADER, 'a request names one end user');
   if (raw === undefined) return undefined;
+  const field = `header.${END_USER_NAME_HEADER}`;
+  // Node hands each header byte over as one Latin-1 character: a name sent as raw UTF-8 ("Zoë")
+  // arrives as "ZoÃ«". Its bytes are read back as UTF-8, and bytes that are not UTF-8 are refused
+  // (a Latin-1 "ë" alone is no UTF-8): never stored altered.
+  const bytes = Buffer.from(raw, 'latin1');
+  if (!isUtf8(bytes))
+    throw refused(
+      field,
+      'must be UTF-8: send the name as UTF-8 bytes, or percent-encoded UTF-8 (encodeURIComponent of the name)',
+    );
   let decoded: string;
   try {
-    decoded = decodeURIComponent(raw);
+    decoded = decodeURIComponent(bytes.toString('utf8'));
   } catch {
     throw refused(
-      `header.${END_USER_NAME_HEADER}`,
-      'must be percent-encoded UTF-8 (encodeURIComponent of the name)',
+      field,
+      'has a "%" that is no percent-encoding: send the name percent-encoded (encodeURIComponent of the name, "%" as %25), or as UTF-8 without "%"',
     );
   }
   const name = decoded.trim();

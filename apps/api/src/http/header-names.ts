@@ -2,8 +2,9 @@
 export const END_USER_HEADER = 'x-end-user-id';
 
 /**
- * The display name a trusted portal gives its end user, with `X-End-User-Id`: percent-encoded UTF-8
- * (`encodeURIComponent`), as header bytes are read as Latin-1.
+ * The display name a trusted portal gives its end user, with `X-End-User-Id`, on every route that
+ * acts for an end user (agent turns, sessions, chat completions): UTF-8, sent as raw bytes or
+ * percent-encoded (`encodeURIComponent`); bytes that are not UTF-8 are refused.
  */
 export const END_USER_NAME_HEADER = 'x-end-user-name';
 

@@ -44,19 +44,28 @@ export const dateTimeSchema = z.iso
   })
   .transform((value) => new Date(value));
 
+/**
+ * A whole number in decimal digits within [minimum, maximum], sent as text (a query or path part).
+ * Every refusal names the range — of any length of digits too: "99999999999999999999" is a whole
+ * number, just not an allowed one, and saying "must be a whole number" to it sent people looking
+ * for the wrong mistake.
+ */
+export function wholeNumberInRange(minimum: number, maximum: number, what = 'a whole number') {
+  const range = `must be ${what} from ${minimum} to ${maximum}`;
+  return (
+    z
+      .string()
+      .regex(/^\d+$/, { error: range })
+      // Hundreds of digits read as Infinity, which zod refuses in words of its own: any number past
+      // every maximum is simply too large.
+      .transform((digits) => Math.min(Number(digits), Number.MAX_SAFE_INTEGER))
+      .pipe(z.number().min(minimum, { error: range }).max(maximum, { error: range }))
+  );
+}
+
 /** A page size between 1 and `maximum`, sent as a query string. Larger sizes are refused, not capped silently. */
 export function pageSizeSchema(maximum: number) {
-  return z
-    .string()
-    .regex(/^\d{1,6}$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, { error: 'must be at least 1' })
-        .max(maximum, { error: `must be at most ${maximum}` }),
-    );
+  return wholeNumberInRange(1, maximum);
 }
 
 /** The opaque `nextCursor` of the previous page. */

@@ -1,3 +1,4 @@
+import { findTooDeep, tooDeepMessage, type TooDeep } from '@agentdesk/api-contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import { ApiError, ApiErrorCode, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from '../errors/api-error';
@@ -23,6 +24,8 @@ const maximumEchoedLength = 100;
  *   `constructor.prototype` keys); a charset other than UTF-8 is refused rather than misread, and
  *   so are bytes that are not UTF-8 (Fastify's default would decode them leniently and store
  *   U+FFFD in place of what was sent);
+ * - a value nested deeper than `MAX_NESTING_DEPTH` is refused here, before validation or storage
+ *   recurse into it (5,000 levels overflowed `JSON.stringify` while a suite version was written);
  * - any other Content-Type — a body without one too — answers 415 naming the expected type,
  *   before the body is read.
  * Parse failures are `ApiError`s, so the one exception filter words them (Nest would otherwise
@@ -49,9 +52,12 @@ export function acceptOnlyJsonBodies(fastify: FastifyInstance, bodyLimit: number
         done(new ApiError(ApiErrorCode.ValidationFailed, BODY_NOT_UTF8_MESSAGE));
         return;
       }
-      parseJson(request, body.toString('utf8'), (error, value) =>
-        done(error === null ? null : jsonBodyError(error), value),
-      );
+      parseJson(request, body.toString('utf8'), (error, value) => {
+        if (error !== null) return done(jsonBodyError(error));
+        const tooDeep = findTooDeep(value);
+        if (tooDeep !== undefined) return done(tooDeepBody(tooDeep));
+        done(null, value);
+      });
     },
   );
   // The catch-all: every Content-Type without a parser of its own, and a body sent without one.
@@ -86,6 +92,14 @@ function jsonBodyError(error: Error): ApiError {
     ApiErrorCode.ValidationFailed,
     'body: not valid JSON (check quotes, commas and brackets; __proto__ and constructor.prototype keys are refused)',
     { cause: error },
+  );
+}
+
+/** The 400 of a body nested too deep, naming where (the API's `body.a.0.b` path style) and the limit. */
+function tooDeepBody(tooDeep: TooDeep): ApiError {
+  return new ApiError(
+    ApiErrorCode.ValidationFailed,
+    tooDeepMessage(tooDeep, (segments) => ['body', ...segments.map(String)].join('.')),
   );
 }
 

@@ -1,4 +1,3 @@
-import type { EffectiveUser } from '@agentdesk/authz';
 import { executeChatCompletion } from '@agentdesk/providers';
 import { findUnstorableText } from '@agentdesk/storage';
 import {
@@ -16,7 +15,7 @@ import {
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { NamedEndUser } from '../auth/effective-owner';
+import { NamedEndUser, type ActingEndUser } from '../auth/effective-owner';
 import { NotAudited } from '../shared/audit/audited';
 import { principalOf } from '../auth/request-principal';
 import { ModelRouter } from '../model-access/model-router';
@@ -104,7 +103,7 @@ export class OpenAICompatController {
     @Body() rawBody: unknown,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @NamedEndUser() endUser: EffectiveUser,
+    @NamedEndUser() endUser: ActingEndUser,
   ): Promise<object | undefined> {
     // The same rule as every other route's validation pipe: no NUL or unpaired surrogate anywhere.
     const unstorable = findUnstorableText(rawBody);

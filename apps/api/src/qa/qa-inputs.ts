@@ -8,7 +8,7 @@ import {
   startRunBodySchema,
 } from '@agentdesk/api-contract';
 import { z } from 'zod';
-import { cursorSchema, idSchema, pageSizeSchema, singleLineText } from '../http/inputs';
+import { cursorSchema, idSchema, pageSizeSchema, singleLineText, wholeNumberInRange } from '../http/inputs';
 
 /** Largest page of suites or runs (a suite summary carries its last run). */
 export const MAX_QA_PAGE_SIZE = 50;
@@ -52,10 +52,7 @@ export const listRunsQuery = z
   .strict();
 
 /** A version number in a path or query string. */
-export const versionSchema = z
-  .string()
-  .regex(/^[1-9]\d{0,8}$/, { error: 'must be a version number (1, 2, …)' })
-  .transform(Number);
+export const versionSchema = wholeNumberInRange(1, 999_999_999, 'a version number');
 
 /** `GET /v1/qa/suites/:id/export`. */
 export const exportQuery = z
@@ -65,11 +62,8 @@ export const exportQuery = z
   })
   .strict();
 
-/** A target's position in its suite version, in a path. */
-export const targetIndexSchema = z
-  .string()
-  .regex(/^\d{1,3}$/, { error: 'must be a target index (0, 1, …)' })
-  .transform(Number);
+/** A target's position in its suite version, in a path (a suite has at most 50 targets). */
+export const targetIndexSchema = wholeNumberInRange(0, 49, 'a target index');
 
 /** A case id in a path. */
 export const caseIdParamSchema = caseIdSchema;

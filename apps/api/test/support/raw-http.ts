@@ -14,7 +14,8 @@ export interface RawResponse {
  * `fetch` and `inject` cannot express: repeated headers, both framings at once, oversized request
  * lines, made-up methods. Requests should say `Connection: close` (the server may also close).
  */
-export function rawHttp(baseUrl: string, request: string): Promise<RawResponse> {
+/** `request` as text is sent as UTF-8; as bytes (e.g. `Buffer.from(text, 'latin1')`), exactly. */
+export function rawHttp(baseUrl: string, request: string | Buffer): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(url.port), url.hostname.replace(/^\[|\]$/g, ''), () => {

@@ -82,40 +82,38 @@ describe('parseSuiteFile', () => {
     );
   });
 
-  it('reports unknown keys, duplicate case ids and a case with both prompt and messages', () => {
+  it('lists every problem at once: unknown keys, a bad value, duplicate case ids and targets, a case with both prompt and messages', () => {
     const text = `name: S
-targets: [{ model: gpt-4o }]
+targets: [{ model: gpt-4o }, { model: gpt-4o, temperature: 5 }]
 colour: blue
 cases:
   - id: a
     prompt: p
     schema: {}
+    assertions: [{ kind: matches, pointer: /x, pattern: "(" }, { kind: range, pointer: /n, min: 3, max: 1, extra: 1 }]
   - id: a
     prompt: p
     messages: [{ role: user, content: hi }]
     schema: {}
+    timeout: 3
 `;
     const parsed = parseSuiteFile(text, 'yaml');
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.issues).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ path: '', message: expect.stringContaining('colour') }),
-        expect.objectContaining({
-          path: 'cases[1].prompt',
-          message: expect.stringContaining('not both'),
-          line: 9,
-        }),
-      ]),
-    );
-    const fixed = parseSuiteFile(
-      text.replace('colour: blue\n', '').replace('    messages: [{ role: user, content: hi }]\n', ''),
-      'yaml',
-    );
-    expect(fixed).toEqual({
-      ok: false,
-      issues: [{ path: 'cases[1].id', message: 'case id "a" is used twice', line: 7 }],
-    });
+    const found = parsed.issues.map((issue) => `${issue.path} (line ${issue.line}): ${issue.message}`);
+    for (const expected of [
+      /^ \(line \d+\): .*colour/,
+      /^targets\[1\]\.temperature \(line 2\): /,
+      /^targets\[1\] \(line 2\): target "gpt-4o" is listed twice/,
+      /^cases\[0\]\.assertions\[0\]\.pattern \(line 8\): not a valid JavaScript regular expression/,
+      /^cases\[0\]\.assertions\[1\]\.min \(line 8\): "min" is above "max"/,
+      /^cases\[0\]\.assertions\[1\].*extra/,
+      /^cases\[1\]\.id \(line 9\): case id "a" is used twice/,
+      /^cases\[1\]\.prompt \(line 10\): a case has either "prompt" or "messages", not both/,
+      /^cases\[1\].*timeout/,
+    ])
+      expect(found, String(expected)).toEqual(expect.arrayContaining([expect.stringMatching(expected)]));
+    expect(found).toHaveLength(9);
   });
 
   it('refuses a pattern that does not compile and bounds the wrong way round', () => {
@@ -175,5 +173,49 @@ cases:
     });
     const several = parseSuiteFile(`${VALID_YAML}---\n${VALID_YAML}`, 'yaml');
     expect(several.ok).toBe(false);
+  });
+
+  describe('a value nested deeper than the limit (every spelling: YAML flow, YAML block, aliases, JSON)', () => {
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const withEquals = (value: string) => VALID_YAML.replace('value: 12.5', `value: ${value}`);
+    const expectTooDeep = (text: string, format: 'yaml' | 'json', path: RegExp) => {
+      const parsed = parseSuiteFile(text, format);
+      expect(parsed.ok).toBe(false);
+      if (parsed.ok) return;
+      expect(parsed.issues).toHaveLength(1);
+      expect(parsed.issues[0]!.path).toMatch(path);
+      expect(parsed.issues[0]!.message).toMatch(/nested more than 64 levels deep/);
+      expect(parsed.issues[0]!.message).not.toMatch(/call stack/i);
+      return parsed.issues[0]!;
+    };
+
+    it('is one issue naming the path, the limit and the line — never the engine’s stack overflow', () => {
+      for (const depth of [65, 1_000, 20_000]) {
+        const issue = expectTooDeep(
+          withEquals(nested(depth)),
+          'yaml',
+          /^cases\[0\]\.assertions\[0\]\.value(\[0\])+$/,
+        );
+        expect(issue?.line).toBe(12);
+      }
+      let block = 'name: deep\nx:\n';
+      for (let level = 1; level <= 70; level++) block += `${'  '.repeat(level)}k:\n`;
+      expectTooDeep(`${block}${'  '.repeat(71)}v`, 'yaml', /^x(\.k)+$/);
+    });
+
+    it('counts levels that aliases stack, and JSON text the same way', () => {
+      let anchors = '';
+      for (let level = 0; level < 40; level++)
+        anchors += `a${level}: &a${level} [${level === 0 ? nested(30) : `*a${level - 1}`}]\n`;
+      expectTooDeep(`name: aliases\n${anchors}`, 'yaml', /^a\d+/);
+      const json = JSON.stringify({ name: 'json', cases: [] }).replace('[]', nested(5_000));
+      expectTooDeep(json, 'json', /^cases(\[0\])+$/);
+    });
+
+    it('accepts the limit itself', () => {
+      // The file, its cases list, the case, its assertions list and the assertion are five levels.
+      const parsed = parseSuiteFile(withEquals(nested(64 - 5)), 'yaml');
+      expect(parsed.ok).toBe(true);
+    });
   });
 });

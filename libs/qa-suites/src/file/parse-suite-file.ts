@@ -1,6 +1,6 @@
-import { suiteDefinitionSchema, type SuiteDefinition } from '@agentdesk/api-contract';
+import { findTooDeep, suiteDefinitionSchema, type SuiteDefinition } from '@agentdesk/api-contract';
 import type { FileIssue, SuiteFormat } from './file-issue';
-import { readYaml, type ReadFile } from './read-yaml';
+import { readYaml, tooDeepIssue, type ReadFile } from './read-yaml';
 import { SourceLines } from './source-lines';
 import { issuesFromZod } from './zod-issues';
 
@@ -13,8 +13,9 @@ function lineAtOffset(text: string, offset: number): number {
 }
 
 function readJson(text: string): ReadFile {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text), lines: SourceLines.of(text) };
+    value = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // V8 names the offset ("… in JSON at position 42"); people want the line.
@@ -24,6 +25,10 @@ function readJson(text: string): ReadFile {
       issues: [{ path: '', message, ...(position ? { line: lineAtOffset(text, Number(position[1])) } : {}) }],
     };
   }
+  // JSON.parse does not recurse; reading the lines (as YAML), the schema check and storage do.
+  const tooDeep = findTooDeep(value);
+  if (tooDeep !== undefined) return { ok: false, issues: [tooDeepIssue(tooDeep, undefined)] };
+  return { ok: true, value, lines: SourceLines.of(text) };
 }
 
 /**

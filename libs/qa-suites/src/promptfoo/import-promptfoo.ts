@@ -1,4 +1,5 @@
 import {
+  findTooDeep,
   suiteDefinitionSchema,
   type SuiteCase,
   type SuiteDefinition,
@@ -6,7 +7,7 @@ import {
   type UnsupportedPartJson,
 } from '@agentdesk/api-contract';
 import type { FileIssue } from '../file/file-issue';
-import { readYaml } from '../file/read-yaml';
+import { readYaml, tooDeepIssue } from '../file/read-yaml';
 import { issuesFromZod } from '../file/zod-issues';
 import { importAssertions } from './promptfoo-assertions';
 import { importPrompts, fillTemplate, type ImportedPrompt } from './promptfoo-prompts';
@@ -186,12 +187,19 @@ export function importPromptfoo(text: string): ImportedPromptfoo {
     );
   }
   const description = typeof config['description'] === 'string' ? config['description'].trim() : '';
-  const parsed = suiteDefinitionSchema.safeParse({
+  const definition = {
     name: description === '' ? DEFAULT_NAME : description.slice(0, 200),
     ...(description.length > 200 ? { description: description.slice(0, 5_000) } : {}),
     targets: labelDuplicates(providers.targets),
     cases,
-  });
+  };
+  // Text values that are JSON (an `equals` written as a string) become values of their own here.
+  const tooDeep = findTooDeep(definition);
+  if (tooDeep !== undefined) {
+    const issue = tooDeepIssue(tooDeep, undefined);
+    return { ok: false, issues: [{ ...issue, path: `(imported suite) ${issue.path}` }] };
+  }
+  const parsed = suiteDefinitionSchema.safeParse(definition);
   if (!parsed.success)
     return {
       ok: false,

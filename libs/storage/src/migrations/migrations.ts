@@ -19,6 +19,7 @@ import { exportIndexes } from './0016-export-indexes';
 import { searchPrefixes } from './0017-search-prefixes';
 import { qaSuites } from './0018-qa-suites';
 import { qaKeyRole } from './0019-qa-key-role';
+import { sqliteUnicodeKeys } from './0020-sqlite-unicode-keys';
 
 /**
  * The one migration set, in code (no files to find at runtime, so it works the same from
@@ -45,6 +46,7 @@ export function migrationProvider(dialect: DatabaseDialect): MigrationProvider {
     '0017-search-prefixes': searchPrefixes(dialect),
     '0018-qa-suites': qaSuites(dialect),
     '0019-qa-key-role': qaKeyRole(dialect),
+    '0020-sqlite-unicode-keys': sqliteUnicodeKeys(dialect),
   };
   return { getMigrations: () => Promise.resolve(migrations) };
 }

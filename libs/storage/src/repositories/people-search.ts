@@ -71,7 +71,7 @@ type SearchRow = Selectable<UsersTable> & {
   stream: Stream;
   match_key: string;
   email_key: string | null;
-  /** `lower(prefix)` as the engine folds it (SQLite folds ASCII only): what the keys start with. */
+  /** `lower(prefix)` as both engines fold it (Unicode, one code point at a time): what the keys start with. */
   prefix_key: string;
 };
 

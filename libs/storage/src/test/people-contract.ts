@@ -65,6 +65,39 @@ export function describePeopleContract(factory: TestDatabaseFactory): void {
       expect(await ids('_')).toEqual([]);
     });
 
+    it('folds case beyond ASCII the same on both engines: "élodie" finds "Élodie", "ZOË" finds "Zoë"', async () => {
+      const database = current();
+      const { users, ssoIdentities } = database.repositories;
+      const elodie = await users.create({
+        portalId: 'shop',
+        externalId: 'ÉLO-1',
+        displayName: 'Élodie Ångström',
+      });
+      const zoe = await users.create({ portalId: 'shop', externalId: 'z-1', displayName: 'Zoë Σίσυφος' });
+      const istanbul = (
+        await ssoIdentities.provision({
+          issuer: 'https://idp.example',
+          subject: 'istanbul-sub',
+          email: 'İREM@ÖRNEK.TR',
+          name: 'İrem',
+          role: 'viewer',
+        })
+      ).identity;
+      const ids = async (prefix: string) =>
+        (await database.repositories.people.list({ prefix }, wholeRange)).items.map(
+          (person) => person.user.id,
+        );
+      for (const prefix of ['élodie', 'ÉLODIE', 'Élodie å', 'élo-'])
+        expect(await ids(prefix), prefix).toEqual([elodie.id]);
+      for (const prefix of ['zoë', 'ZOË', 'zoë σίσυφος', 'ZOË ΣΊΣΥΦΟ'])
+        expect(await ids(prefix), prefix).toEqual([zoe.id]);
+      for (const prefix of ['irem@örnek', 'İREM', 'irem'])
+        expect(await ids(prefix), prefix).toEqual([istanbul.userId]);
+      // Folding is of case only: accents still count.
+      expect(await ids('elodie')).toEqual([]);
+      expect(await ids('zoe')).toEqual([]);
+    });
+
     it('lists a search in the order of the matched key, then id, and pages it stably', async () => {
       const database = current();
       const { users, people } = database.repositories;

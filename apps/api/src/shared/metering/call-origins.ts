@@ -1,4 +1,5 @@
-import { resolveEffectiveUserId, type EffectiveUser, type Principal } from '@agentdesk/authz';
+import { resolveEffectiveUserId, type Principal } from '@agentdesk/authz';
+import type { ActingEndUser } from '../../auth/effective-owner';
 import type { ModelCallOrigin } from './metered-call';
 
 /**
@@ -7,7 +8,7 @@ import type { ModelCallOrigin } from './metered-call';
  */
 export function chatCompletionOrigin(
   caller: Principal,
-  endUser: EffectiveUser,
+  endUser: ActingEndUser,
   model: string,
   provider: string,
 ): ModelCallOrigin {
@@ -17,7 +18,8 @@ export function chatCompletionOrigin(
     provider,
     apiKeyId: caller.apiKeyId,
     portalId: caller.portalId,
-    endUser,
+    endUser: endUser.user,
+    endUserName: endUser.displayName,
   };
 }
 

@@ -17,7 +17,8 @@ export class EndUserResolver {
     private readonly devUserId: string | null,
   ) {}
 
-  async resolve(endUser: EffectiveUser): Promise<string | null> {
+  /** `displayName`: the name the portal sent with the call, stored (or renamed to) as other routes do. */
+  async resolve(endUser: EffectiveUser, displayName?: string): Promise<string | null> {
     switch (endUser.kind) {
       case 'user':
         return endUser.userId;
@@ -26,15 +27,16 @@ export class EndUserResolver {
       case 'none':
         return null;
       case 'portal-user':
-        return this.portalUser(endUser.portalId, endUser.externalUserId);
+        return this.portalUser(endUser.portalId, endUser.externalUserId, displayName);
     }
   }
 
-  private async portalUser(portalId: string, externalUserId: string): Promise<string> {
-    const cacheKey = JSON.stringify([portalId, externalUserId]);
+  private async portalUser(portalId: string, externalUserId: string, displayName?: string): Promise<string> {
+    // With the name: a call under a new name writes it once (a rename), later ones hit the cache.
+    const cacheKey = JSON.stringify([portalId, externalUserId, displayName ?? null]);
     const cached = this.portalUsers.get(cacheKey);
     if (cached !== undefined) return cached;
-    const user = await this.users.ensurePortalUser(portalId, externalUserId);
+    const user = await this.users.ensurePortalUser(portalId, externalUserId, displayName);
     if (this.portalUsers.size >= MAX_CACHED_PORTAL_USERS) this.portalUsers.clear();
     this.portalUsers.set(cacheKey, user.id);
     return user.id;

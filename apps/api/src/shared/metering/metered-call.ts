@@ -14,6 +14,8 @@ export interface ModelCallOrigin {
    * lookup, the dev-mode principal maps to the local user.
    */
   readonly endUser: EffectiveUser;
+  /** The display name a trusted portal sent for that end user (`X-End-User-Name`), stored with them. */
+  readonly endUserName?: string | undefined;
 }
 
 /** Tokens a provider reported for one call (zero when it failed before reporting any). */

@@ -201,7 +201,7 @@ export class UsageMeter implements OnApplicationShutdown {
         provider: origin.provider,
         apiKeyId: origin.apiKeyId,
         portalId: origin.portalId,
-        endUserId: await this.endUsers.resolve(origin.endUser),
+        endUserId: await this.endUsers.resolve(origin.endUser, origin.endUserName),
         inputTokens: tokens.inputTokens,
         outputTokens: tokens.outputTokens,
         thinkingTokens: tokens.thinkingTokens,

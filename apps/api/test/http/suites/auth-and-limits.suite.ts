@@ -530,16 +530,36 @@ export function describeAuthAndLimits(engine: Engine): void {
       const tooLarge = await test.request({ method: 'GET', url: '/v1/sessions?limit=101', key });
       expect(tooLarge.statusCode).toBe(400);
       expect(tooLarge.json<{ error: { message: string } }>().error.message).toBe(
-        'query.limit: must be at most 100',
+        'query.limit: must be a whole number from 1 to 100',
       );
-      for (const limit of ['0', '-1', '1.5', 'ten', '', '1e3'])
-        expect(await status(`/v1/sessions?limit=${limit}`), limit).toBe(400);
+      // Every refusal names the range, a whole number of any length too (it is one, just too large).
+      for (const limit of ['0', '-1', '1.5', 'ten', '', '1e3', '99999999999999999999', '1'.repeat(400)]) {
+        const refused = await test.request({ method: 'GET', url: `/v1/sessions?limit=${limit}`, key });
+        expect(refused.statusCode, limit).toBe(400);
+        expect(refused.json<{ error: { message: string } }>().error.message, limit).toBe(
+          'query.limit: must be a whole number from 1 to 100',
+        );
+      }
       expect(await status(`/v1/sessions/${session.id}/messages?limit=500`)).toBe(200);
       expect(await status(`/v1/sessions/${session.id}/messages?limit=501`)).toBe(400);
       for (const url of ['/v1/admin/sessions', '/v1/admin/users', '/v1/admin/api-keys', '/v1/admin/audit']) {
         expect(await status(`${url}?limit=100`, admin.key), url).toBe(200);
-        expect(await status(`${url}?limit=101`, admin.key), url).toBe(400);
+        for (const limit of ['101', '99999999999999999999']) {
+          const refused = await test.request({ method: 'GET', url: `${url}?limit=${limit}`, key: admin.key });
+          expect(refused.statusCode, url).toBe(400);
+          expect(refused.json<{ error: { message: string } }>().error.message, url).toBe(
+            'query.limit: must be a whole number from 1 to 100',
+          );
+        }
       }
+      const suites = await test.request({
+        method: 'GET',
+        url: '/v1/qa/suites?limit=99999999999999999999',
+        key: admin.key,
+      });
+      expect(suites.json<{ error: { message: string } }>().error.message).toBe(
+        'query.limit: must be a whole number from 1 to 50',
+      );
     });
 
     it('rejects unknown body fields and mass-assigned ownership or role, naming the field', async () => {

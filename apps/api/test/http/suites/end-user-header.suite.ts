@@ -54,23 +54,29 @@ export function describeEndUserHeader(engine: Engine): void {
       route: { method: string; path: string; body: string },
       key: string,
       endUser: readonly string[],
+      names: readonly string[] = [],
+      encoding: 'utf8' | 'latin1' = 'utf8',
     ) =>
       rawHttp(
         url,
-        rawRequest(
-          `${route.method} ${route.path} HTTP/1.1`,
-          [
-            ['Host', 'localhost'],
-            ['Authorization', `Bearer ${key}`],
-            ...(route.body === ''
-              ? []
-              : ([
-                  ['Content-Type', 'application/json'],
-                  ['Content-Length', String(Buffer.byteLength(route.body))],
-                ] as Header[])),
-            ...endUser.map((value): Header => ['X-End-User-Id', value]),
-          ],
-          route.body,
+        Buffer.from(
+          rawRequest(
+            `${route.method} ${route.path} HTTP/1.1`,
+            [
+              ['Host', 'localhost'],
+              ['Authorization', `Bearer ${key}`],
+              ...(route.body === ''
+                ? []
+                : ([
+                    ['Content-Type', 'application/json'],
+                    ['Content-Length', String(Buffer.byteLength(route.body))],
+                  ] as Header[])),
+              ...endUser.map((value): Header => ['X-End-User-Id', value]),
+              ...names.map((value): Header => ['X-End-User-Name', value]),
+            ],
+            route.body,
+          ),
+          encoding,
         ),
       );
 
@@ -138,6 +144,42 @@ export function describeEndUserHeader(engine: Engine): void {
       it(`${route.name}: a user key may name itself, a trusted portal its end user`, async () => {
         expect((await send(route, aliceKey.key, [alice.id])).status).toBeLessThan(300);
         expect((await send(route, trusted.key, ['carol'])).status).toBeLessThan(300);
+      });
+    }
+
+    // The display name of the end user: read by one reader on every route that acts for an end user.
+    const storingRoutes = [routes[0], routes[2]];
+    for (const route of storingRoutes) {
+      it(`${route.name}: stores X-End-User-Name as written, sent as raw UTF-8 or percent-encoded`, async () => {
+        const slug = route.path.replaceAll('/', '-');
+        const spellings = [
+          ['raw UTF-8', ' Zoë Ünal 日本 ', 'Zoë Ünal 日本'],
+          ['percent-encoded', encodeURIComponent('Élodie 🙂'), 'Élodie 🙂'],
+        ] as const;
+        for (const [spelling, sent, stored] of spellings) {
+          const endUser = `named${slug}-${spelling.replaceAll(' ', '-')}`;
+          const response = await send(route, trusted.key, [endUser], [sent]);
+          expect(response.status, `${spelling}: ${response.body}`).toBeLessThan(300);
+          await test.api.app.get(UsageMeter).flush();
+          const user = await test.api.repositories.users.findByExternalId('shop', endUser);
+          expect(user?.displayName, spelling).toBe(stored);
+        }
+      });
+    }
+    for (const route of routes) {
+      it(`${route.name}: refuses an X-End-User-Name that is not UTF-8, or from a caller that names no end user`, async () => {
+        const latin1 = await send(route, trusted.key, ['latin1-name'], ['Zoë'], 'latin1');
+        expect(latin1.status, latin1.body).toBe(400);
+        expect(messageOf(latin1)).toMatch(/^header\.x-end-user-name: must be UTF-8/);
+        const badPercent = await send(route, trusted.key, ['percent-name'], ['100% Zoë']);
+        expect(badPercent.status, badPercent.body).toBe(400);
+        expect(messageOf(badPercent)).toMatch(
+          /^header\.x-end-user-name: has a "%" that is no percent-encoding/,
+        );
+        const fromUser = await send(route, aliceKey.key, [], ['Alice']);
+        expect(fromUser.status, fromUser.body).toBe(400);
+        expect(messageOf(fromUser)).toMatch(/^header\.x-end-user-name: only a trusted portal/);
+        expect(await test.api.repositories.users.findByExternalId('shop', 'latin1-name')).toBeUndefined();
       });
     }
 

@@ -87,6 +87,32 @@ export function describeExports(engine: Engine): void {
       }
     }
 
+    it('a person whose calls had no price has an unknown cost — not $0 — in the directory, their page and the export', async () => {
+      await seedUsage(2, Date.now(), 'a-model-without-a-price', alice);
+      const expected = { modelCalls: 2, costMicros: null, pricedCostMicros: 0, unpricedCalls: 2 };
+      const listed = await test.request({ method: 'GET', url: '/v1/admin/users?q=alice', key: adminKey.key });
+      expect(listed.statusCode, listed.body).toBe(200);
+      const [row] = listed.json<{ items: { id: string; usage: Record<string, unknown> }[] }>().items;
+      expect(row?.id).toBe(alice.id);
+      expect(row?.usage).toMatchObject(expected);
+      const read = await test.request({
+        method: 'GET',
+        url: `/v1/admin/users/${alice.id}`,
+        key: adminKey.key,
+      });
+      expect(read.json<{ usage: Record<string, unknown> }>().usage).toMatchObject(expected);
+      const exported = await test.request({
+        method: 'GET',
+        url: '/v1/admin/exports/users?format=csv&q=alice',
+        key: adminKey.key,
+      });
+      expect(exported.statusCode, exported.body).toBe(200);
+      const [header, person] = parseCsv(exported.body);
+      const cell = (column: string) => person![header!.indexOf(column)];
+      expect(cell('id')).toBe(alice.id);
+      expect([cell('costMicros'), cell('pricedCostMicros'), cell('unpricedCalls')]).toEqual(['', '0', '2']);
+    });
+
     it('exports the sessions the list shows with its filter and sort as CSV, formula-safe, and audits it', async () => {
       const labels = ['report b', '=cmd("x")', 'report a, with "quotes"', 'other'];
       for (const label of labels) {

@@ -302,7 +302,7 @@ export function describePeople(engine: Engine): void {
         [['   '], 'header.x-end-user-name: must not be empty'],
         [['a'.repeat(121)], 'header.x-end-user-name: must be at most 120 characters'],
         [['Ann%0ABea'], 'header.x-end-user-name: must not contain control characters'],
-        [['%E0%A4%A'], 'header.x-end-user-name: must be percent-encoded UTF-8'],
+        [['%E0%A4%A'], 'header.x-end-user-name: has a "%" that is no percent-encoding'],
       ];
       for (const [names, message] of cases) {
         const response = await sendAsPortal(names, 'cust-refused');

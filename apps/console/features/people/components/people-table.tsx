@@ -1,7 +1,7 @@
 import type { PersonJson } from '@agentdesk/api-contract';
 import { formatDateTime, formatTokens } from '../../transcript';
 import { visibleText } from '../../visible-text';
-import { formatCostMicros } from '../people-filters';
+import { CostText } from '../../cost';
 import { PersonLink } from './person-link';
 
 /** The role a row shows: a portal's end user has none of their own. */
@@ -59,8 +59,7 @@ export function PeopleTable({ people }: { people: readonly PersonJson[] }) {
                 {formatTokens(person.usage.inputTokens)} / {formatTokens(person.usage.outputTokens)}
               </td>
               <td className="number" data-label="Cost">
-                {formatCostMicros(person.usage.costMicros)}
-                {person.usage.unpricedCalls > 0 && ` + ${person.usage.unpricedCalls} unpriced`}
+                <CostText cost={person.usage} />
               </td>
             </tr>
           ))}

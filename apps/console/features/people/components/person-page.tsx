@@ -6,6 +6,7 @@ import { ApiProblem, ConsoleShell, MissingScopeNotice } from '../../shell';
 import { formatDateTime, formatTokens } from '../../transcript';
 import { singleParam, type SearchParams } from '../../url-state';
 import { visibleText } from '../../visible-text';
+import { CostText } from '../../cost';
 import { formatCostMicros } from '../people-filters';
 import { listKeysOf, listSessionsOf, readPerson } from '../server/people-api';
 import { PersonKeys } from './person-keys';
@@ -75,8 +76,10 @@ export async function PersonPage({
           </h2>
           <p>
             {formatTokens(person.usage.inputTokens)} tokens in, {formatTokens(person.usage.outputTokens)} out,{' '}
-            {person.usage.modelCalls} model calls, {formatCostMicros(person.usage.costMicros)}
-            {person.usage.unpricedCalls > 0 && ` (+ ${person.usage.unpricedCalls} calls without a price)`}.
+            {person.usage.modelCalls} model calls, cost <CostText cost={person.usage} />
+            {person.usage.unpricedCalls > 0 &&
+              ` (${person.usage.unpricedCalls} calls without a price${person.usage.pricedCostMicros > 0 ? `; ${formatCostMicros(person.usage.pricedCostMicros)} for the priced ones` : ''})`}
+            .
           </p>
           <h2>More about this user</h2>
           <ul>
