@@ -61,7 +61,9 @@ describe('findTooDeep', () => {
   });
 
   it('words the refusal with the path (cut after eight segments) and the limit', () => {
-    const message = tooDeepMessage(findTooDeep({ a: { b: arrays(100) } })!, (segments) => segments.join('.'));
+    const message = tooDeepMessage(findTooDeep({ a: { b: arrays(MAX_NESTING_DEPTH + 10) } })!, (segments) =>
+      segments.join('.'),
+    );
     expect(message).toBe(
       `a.b.0.0.0.0.0.0…: arrays and objects are nested more than ${MAX_NESTING_DEPTH} levels deep here (the most any value may have); flatten the value`,
     );

@@ -1,10 +1,11 @@
 /**
  * How deep arrays and objects may sit inside each other in any value the API accepts (request
- * bodies, suite files, schemas, lab inputs, metadata). Far beyond what a real value needs (the
- * providers' structured outputs allow 5–10 levels), and far below what recursive code — zod,
- * `JSON.stringify`, YAML's `toJS` — survives on the default stack (a few thousand levels).
+ * bodies, suite files, schemas, lab inputs, metadata). Above what a real value needs — a JSON
+ * Schema may nest 64 levels (the providers' MAX_SCHEMA_DEPTH, refused with its own message) and
+ * sits a few levels inside its body or suite file — and far below what recursive code (zod,
+ * `JSON.stringify`, YAML's `toJS`) survives: a suite 5,000 levels deep overflowed the stack.
  */
-export const MAX_NESTING_DEPTH = 64;
+export const MAX_NESTING_DEPTH = 100;
 
 /** Where a value first goes deeper than the limit: the path of keys and indexes to that level. */
 export interface TooDeep {

@@ -215,7 +215,7 @@ export function describeQaSuites(engine: Engine): void {
       expect(messageOf(refused)).toContain('cases[0].assertions[0].pointer');
     });
 
-    it('refuses a value nested more than 64 levels — in a saved definition, an imported YAML, JSON or promptfoo file — with a 400 naming where, and stores nothing', async () => {
+    it('refuses a value nested more than 100 levels — in a saved definition, an imported YAML, JSON or promptfoo file — with a 400 naming where, and stores nothing', async () => {
       const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
       const before = (await call('GET', suitesUrl)).json<{ items: unknown[] }>().items.length;
       const definition = ticketSuite('Too deep') as { cases: { assertions?: unknown[] }[] };
@@ -225,7 +225,7 @@ export function describeQaSuites(engine: Engine): void {
       const saved = await call('POST', suitesUrl, body);
       expect(saved.statusCode, saved.body).toBe(400);
       expect(messageOf(saved)).toMatch(
-        /^body\.definition\.cases\.0\.assertions\.0\.value\.0\.0…: arrays and objects are nested more than 64 levels deep/,
+        /^body\.definition\.cases\.0\.assertions\.0\.value\.0\.0…: arrays and objects are nested more than 100 levels deep/,
       );
       const files = [
         { format: 'yaml', text: `name: deep\ntargets: [{ model: gpt-test }]\ncases: ${nested(20_000)}` },
@@ -236,7 +236,7 @@ export function describeQaSuites(engine: Engine): void {
             'prompts: [Say hello]',
             'providers: [openai:gpt-test]',
             'tests:',
-            `  - assert: [{ type: equals, value: '${nested(200)}' }]`,
+            `  - assert: [{ type: equals, value: '${nested(300)}' }]`,
           ].join('\n'),
         },
       ];
@@ -244,7 +244,7 @@ export function describeQaSuites(engine: Engine): void {
         const imported = await call('POST', `${suitesUrl}/import`, file);
         expect(imported.statusCode, `${file.format}: ${imported.body}`).toBe(400);
         expect(messageOf(imported), file.format).toMatch(/^body\.text: the suite file has/);
-        expect(messageOf(imported), file.format).toContain('nested more than 64 levels deep');
+        expect(messageOf(imported), file.format).toContain('nested more than 100 levels deep');
         expect(messageOf(imported), file.format).not.toMatch(/call stack/i);
       }
       expect((await call('GET', suitesUrl)).json<{ items: unknown[] }>().items).toHaveLength(before);

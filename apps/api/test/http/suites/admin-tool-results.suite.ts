@@ -130,7 +130,7 @@ export function describeAdminToolResults(engine: Engine): void {
         new RegExp(`offset: must be at most ${fullOutput.length}`),
       ],
       ['limit', '?limit=0', /limit/],
-      ['limit', '?limit=100001', /limit.*at most 100000/],
+      ['limit', '?limit=100001', /limit.*from 1 to 100000/],
       ['limit', '?limit=ten', /limit/],
       ['an unknown parameter', '?page=2', /page/],
       ['reason', '?reason=a%0Ab', /reason/],

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_NESTING_DEPTH } from '@agentdesk/api-contract';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '@agentdesk/providers';
 import type { Engine } from '../../support/engines';
 import { createLocalUser, createSession, issueUserKey } from '../../support/fixtures';
@@ -75,15 +76,25 @@ export function describeSchemaLimits(engine: Engine): void {
 
     describe.each(models)('/v1/chat/completions with %s', (model) => {
       it.each([
-        ['response_format nested 1,000 levels', 1_000, 'items', 'response_format.json_schema.schema'],
+        [
+          'response_format nested 65 levels',
+          MAX_SCHEMA_DEPTH + 1,
+          'items',
+          'response_format.json_schema.schema',
+        ],
         [
           'response_format nested 65 levels through properties',
           MAX_SCHEMA_DEPTH + 1,
           'properties',
           'response_format.json_schema.schema',
         ],
-        ['tools parameters nested 5,000 levels', 5_000, 'items', 'tools[0].function.parameters'],
-        ['tools parameters nested 300 levels through anyOf', 300, 'anyOf', 'tools[0].function.parameters'],
+        ['tools parameters nested 65 levels', MAX_SCHEMA_DEPTH + 1, 'items', 'tools[0].function.parameters'],
+        [
+          'tools parameters nested 65 levels through anyOf',
+          MAX_SCHEMA_DEPTH + 1,
+          'anyOf',
+          'tools[0].function.parameters',
+        ],
       ] as const)(
         'refuses %s with a 400 naming the limit and the param',
         async (_name, depth, keyword, param) => {
@@ -96,6 +107,30 @@ export function describeSchemaLimits(engine: Engine): void {
           const error = response.json<{ error: { message: string; param: string; type: string } }>().error;
           expect(error).toMatchObject({ param, type: 'invalid_request_error' });
           expect(error.message).toContain(depthLimit);
+          expect(test.emulator.requests).toHaveLength(0);
+        },
+      );
+
+      it.each([
+        ['response_format', 1_000, 'response_format'],
+        ['tools parameters', 5_000, 'tools'],
+      ] as const)(
+        'refuses a %s nested %i levels — past every body’s nesting bound — with a 400 naming where',
+        async (_name, depth, field) => {
+          const schema = nestedSchemaText(depth, 'items');
+          const extra =
+            field === 'tools'
+              ? `"tools":[{"type":"function","function":{"name":"deep","parameters":${schema}}}]`
+              : `"response_format":{"type":"json_schema","json_schema":{"name":"deep","strict":true,"schema":${schema}}}`;
+          const response = await post('/v1/chat/completions', completion(model, extra));
+          expect(response.statusCode, response.body).toBe(400);
+          const error = response.json<{ error: { message: string; type: string } }>().error;
+          expect(error.type).toBe('invalid_request_error');
+          expect(error.message).toMatch(
+            new RegExp(
+              `^body\\.${field}\\..*…: arrays and objects are nested more than ${MAX_NESTING_DEPTH} levels deep`,
+            ),
+          );
           expect(test.emulator.requests).toHaveLength(0);
         },
       );
@@ -142,7 +177,9 @@ export function describeSchemaLimits(engine: Engine): void {
         .create({
           model: 'gpt-4o-mini',
           messages: [{ role: 'user', content: 'hi' }],
-          tools: [{ type: 'function', function: { name: 'deep', parameters: schemaOfDepth(1_000) } }],
+          tools: [
+            { type: 'function', function: { name: 'deep', parameters: schemaOfDepth(MAX_SCHEMA_DEPTH + 1) } },
+          ],
         })
         .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
@@ -159,11 +196,11 @@ export function describeSchemaLimits(engine: Engine): void {
         'body.responseFormat.json_schema.schema',
       ],
     ])(
-      'an agent turn refuses a %s response format nested 1,000 levels, naming the limit',
+      'an agent turn refuses a %s response format nested 65 levels, naming the limit',
       async (_name, format, field) => {
         const response = await post(
           `/v1/sessions/${sessionId}/messages`,
-          `{"content":"hi","responseFormat":${format(nestedSchemaText(1_000, 'items'))}}`,
+          `{"content":"hi","responseFormat":${format(nestedSchemaText(MAX_SCHEMA_DEPTH + 1, 'items'))}}`,
         );
         expect(response.statusCode).toBe(400);
         expect(response.json<{ error: { message: string } }>().error.message).toContain(
@@ -173,10 +210,10 @@ export function describeSchemaLimits(engine: Engine): void {
       },
     );
 
-    it('the lab refuses a schema nested 1,000 levels through properties, naming the limit', async () => {
+    it('the lab refuses a schema nested 65 levels through properties, naming the limit', async () => {
       const response = await post(
         '/v1/admin/structured-output/runs',
-        `{"name":"deep","prompt":"p","targets":[{"model":"gpt-4o-mini"}],"schema":${nestedSchemaText(1_000, 'properties')}}`,
+        `{"name":"deep","prompt":"p","targets":[{"model":"gpt-4o-mini"}],"schema":${nestedSchemaText(MAX_SCHEMA_DEPTH + 1, 'properties')}}`,
         adminKey,
       );
       expect(response.statusCode).toBe(400);
@@ -215,12 +252,14 @@ export function describeSchemaLimits(engine: Engine): void {
       expect(test.emulator.requests).toHaveLength(0);
     });
 
-    it('handles deep plain JSON the OpenAI route ignores (message annotations) without crashing', async () => {
+    it('refuses deep plain JSON even where the OpenAI route ignores it (message annotations), naming where', async () => {
       const response = await post(
         '/v1/chat/completions',
         `{"model":"gpt-4o-mini","messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"a","annotations":[${deepArray(50_000)}]},{"role":"user","content":"again"}]}`,
       );
-      expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+      expect(response.statusCode, response.body.slice(0, 300)).toBe(400);
+      expect(response.body).toContain('body.messages.1.annotations.0.0.0');
+      expect(test.emulator.requests).toHaveLength(0);
     });
   });
 }
