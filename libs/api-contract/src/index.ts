@@ -182,4 +182,11 @@ export {
   type SortDirection,
 } from './list-sorts';
 export * from './qa-suites';
-export { findTooDeep, MAX_NESTING_DEPTH, tooDeepMessage, type TooDeep } from './nesting-depth';
+export {
+  findTooDeep,
+  MAX_NESTING_DEPTH,
+  tooDeepMessage,
+  tooDeepProblem,
+  tooDeepWhere,
+  type TooDeep,
+} from './nesting-depth';

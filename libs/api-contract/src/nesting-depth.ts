@@ -60,7 +60,19 @@ export function tooDeepMessage(
   tooDeep: TooDeep,
   renderPath: (segments: readonly (string | number)[]) => string,
 ): string {
+  return `${tooDeepWhere(tooDeep, renderPath)}: ${tooDeepProblem(tooDeep)}`;
+}
+
+/** Where the value goes too deep, cut after its first segments. */
+export function tooDeepWhere(
+  tooDeep: TooDeep,
+  renderPath: (segments: readonly (string | number)[]) => string,
+): string {
   const shown = renderPath(tooDeep.path.slice(0, SEGMENTS_SHOWN));
-  const where = tooDeep.path.length > SEGMENTS_SHOWN ? `${shown}…` : shown;
-  return `${where}: arrays and objects are nested more than ${tooDeep.limit} levels deep here (the most any value may have); flatten the value`;
+  return tooDeep.path.length > SEGMENTS_SHOWN ? `${shown}…` : shown;
+}
+
+/** What is wrong there, with the limit. */
+export function tooDeepProblem(tooDeep: TooDeep): string {
+  return `arrays and objects are nested more than ${tooDeep.limit} levels deep here (the most any value may have); flatten the value`;
 }

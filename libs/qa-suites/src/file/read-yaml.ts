@@ -1,4 +1,10 @@
-import { findTooDeep, MAX_NESTING_DEPTH, tooDeepMessage, type TooDeep } from '@agentdesk/api-contract';
+import {
+  findTooDeep,
+  MAX_NESTING_DEPTH,
+  tooDeepProblem,
+  tooDeepWhere,
+  type TooDeep,
+} from '@agentdesk/api-contract';
 import { CST, LineCounter, parseDocument, Parser } from 'yaml';
 import { formatIssuePath, type FileIssue } from './file-issue';
 import { SourceLines } from './source-lines';
@@ -50,8 +56,9 @@ export function readYaml(text: string): ReadFile {
 
 /** The issue of a value nested too deep, with its line when known. */
 export function tooDeepIssue(tooDeep: TooDeep, line: number | undefined): FileIssue {
-  const message = tooDeepMessage(tooDeep, (segments) => formatIssuePath(segments) || '(the file)');
-  return { path: formatIssuePath(tooDeep.path), message, ...(line === undefined ? {} : { line }) };
+  // The path cut after its first segments: a hundred levels of `[0]` say no more than eight do.
+  const path = tooDeepWhere(tooDeep, formatIssuePath);
+  return { path, message: tooDeepProblem(tooDeep), ...(line === undefined ? {} : { line }) };
 }
 
 interface TokenVisit {
